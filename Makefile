@@ -1,0 +1,46 @@
+# verdict — the four commands of DESIGN.md §7. Each sets up and configures as needed.
+PRESET ?= release
+BUILD_DIR := build/$(PRESET)
+JOBS ?= $(shell nproc)
+
+.PHONY: all setup configure build test run bench asan-test fuzz format tidy clean
+
+all: build
+
+setup:
+	@scripts/setup
+
+$(BUILD_DIR)/build.ninja: | setup
+	@cmake --preset $(PRESET) >/dev/null
+
+configure: $(BUILD_DIR)/build.ninja
+
+build: setup configure
+	@cmake --build $(BUILD_DIR) -j $(JOBS)
+	@ln -sfn $(PRESET)/bin build/bin
+
+test: build
+	@ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS) --timeout 600
+
+run: build
+	@mkdir -p var
+	build/bin/verdict serve --config config/verdict.toml --listen 127.0.0.1:8080 --data-dir ./var
+
+bench: build
+	@for b in $(BUILD_DIR)/bench/*_bench; do echo "== $$b"; $$b --benchmark_min_time=0.2; done
+
+asan-test:
+	@$(MAKE) --no-print-directory PRESET=asan build test
+
+fuzz: setup
+	@cmake --preset fuzz >/dev/null
+	@cmake --build build/fuzz -j $(JOBS)
+
+format:
+	@git ls-files '*.cc' '*.h' | xargs clang-format -i
+
+tidy: build
+	@git ls-files 'src/*.cc' | grep -v _test.cc | xargs clang-tidy -p $(BUILD_DIR) --quiet
+
+clean:
+	rm -rf build

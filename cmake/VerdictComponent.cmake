@@ -1,0 +1,25 @@
+# verdict_component(NAME [DEPS targets...])
+# Builds src/NAME/*.cc (without *_test.cc) into the static library verdict_NAME and, when
+# the folder has *_test.cc files, the GoogleTest binary verdict_NAME_test registered with CTest.
+function(verdict_component name)
+  cmake_parse_arguments(ARG "" "" "DEPS" ${ARGN})
+  file(GLOB sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*.cc)
+  file(GLOB tests CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*_test.cc)
+  if(tests)
+    list(REMOVE_ITEM sources ${tests})
+  endif()
+  add_library(verdict_${name} STATIC ${sources})
+  target_include_directories(verdict_${name} PUBLIC ${CMAKE_SOURCE_DIR}/src)
+  target_link_libraries(verdict_${name} PUBLIC ${ARG_DEPS})
+  if(tests AND NOT VERDICT_FUZZ)
+    add_executable(verdict_${name}_test ${tests})
+    target_link_libraries(verdict_${name}_test PRIVATE verdict_${name} GTest::gmock GTest::gtest_main)
+    set_target_properties(verdict_${name}_test PROPERTIES
+      RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests)
+    include(GoogleTest)
+    gtest_discover_tests(verdict_${name}_test
+      WORKING_DIRECTORY ${CMAKE_SOURCE_DIR}
+      DISCOVERY_TIMEOUT 60
+      PROPERTIES LABELS unit ENVIRONMENT "VERDICT_SOURCE_DIR=${CMAKE_SOURCE_DIR}")
+  endif()
+endfunction()

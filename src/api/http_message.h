@@ -1,0 +1,47 @@
+// HttpRequest/HttpResponse: the server's plain view of one exchange, so that route handlers
+// never see Boost.Beast. Value types; a request belongs to its handler, a response to the
+// Responder it is passed to.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace verdict {
+
+struct HttpRequest {
+  std::string method;        // upper-case, e.g. "POST"
+  std::string path;          // without the query, e.g. "/v1/decisions"
+  std::string query;         // after '?', undecoded; empty when none
+  std::string content_type;  // the media type alone, lower-case, e.g. "application/json"
+  std::string content_type_params;  // what followed ';' in Content-Type, trimmed
+  std::vector<std::pair<std::string, std::string>> headers;  // names lower-case
+  std::string body;
+  // Filled by the router from `{name}` segments of the matched pattern.
+  std::vector<std::pair<std::string, std::string>> path_params;
+  int64_t received_at_ns = 0;  // monotonic time when the whole request had been read
+
+  std::string_view Header(std::string_view lower_name) const;
+  std::string_view PathParam(std::string_view name) const;
+};
+
+struct HttpResponse {
+  int status = 200;
+  std::string content_type = "application/json";
+  std::string body;
+  std::vector<std::pair<std::string, std::string>> headers;
+  // Close the connection after this response (set for errors that leave the stream unusable).
+  bool close = false;
+};
+
+// Completes a request. Call exactly once, from any thread; the server serializes the write.
+using Responder = std::function<void(HttpResponse)>;
+using HttpHandler = std::function<void(HttpRequest&&, Responder)>;
+
+// A JSON error response for a status code and message, in the §7 error shape.
+HttpResponse JsonErrorResponse(int http_status, std::string_view code, std::string_view message,
+                               std::string_view field = {});
+
+}  // namespace verdict

@@ -1,0 +1,96 @@
+#include "api/router.h"
+
+#include <algorithm>
+
+namespace verdict {
+
+std::vector<std::string_view> SplitPath(std::string_view path) {
+  std::vector<std::string_view> parts;
+  if (path.empty() || path.front() != '/') return parts;
+  path.remove_prefix(1);
+  while (true) {
+    size_t slash = path.find('/');
+    parts.push_back(path.substr(0, slash));
+    if (slash == std::string_view::npos) break;
+    path.remove_prefix(slash + 1);
+  }
+  return parts;
+}
+
+void Router::Add(std::string method, std::string pattern, HttpHandler handler,
+                 RouteOptions options) {
+  Route route;
+  route.method = std::move(method);
+  route.pattern = std::move(pattern);
+  for (std::string_view part : SplitPath(route.pattern)) {
+    Segment segment;
+    if (!part.empty() && part.front() == '{') {
+      size_t close = part.find('}');
+      segment.capture = std::string(part.substr(1, close - 1));
+      segment.literal = std::string(part.substr(close + 1));
+    } else {
+      segment.literal = std::string(part);
+    }
+    route.segments.push_back(std::move(segment));
+  }
+  route.handler = std::move(handler);
+  route.options = std::move(options);
+  routes_.push_back(std::move(route));
+}
+
+bool Router::Match(const Route& route, const std::vector<std::string_view>& parts,
+                   std::vector<std::pair<std::string, std::string>>* params) {
+  if (parts.size() != route.segments.size()) return false;
+  params->clear();
+  for (size_t i = 0; i < parts.size(); ++i) {
+    const Segment& segment = route.segments[i];
+    std::string_view part = parts[i];
+    if (segment.capture.empty()) {
+      if (part != segment.literal) return false;
+      continue;
+    }
+    if (part.size() <= segment.literal.size() || !part.ends_with(segment.literal)) return false;
+    params->emplace_back(segment.capture,
+                         std::string(part.substr(0, part.size() - segment.literal.size())));
+  }
+  return true;
+}
+
+std::string_view Router::Dispatch(HttpRequest&& request, Responder respond) const {
+  const std::vector<std::string_view> parts = SplitPath(request.path);
+  std::vector<std::pair<std::string, std::string>> params;
+  std::string allowed;
+  const Route* path_match = nullptr;
+  for (const Route& route : routes_) {
+    if (!Match(route, parts, &params)) continue;
+    path_match = &route;
+    if (route.method != request.method) {
+      if (allowed.find(route.method) == std::string::npos) {
+        allowed += allowed.empty() ? route.method : ", " + route.method;
+      }
+      continue;
+    }
+    const auto& types = route.options.content_types;
+    if (!types.empty() && !request.body.empty() &&
+        std::find(types.begin(), types.end(), request.content_type) == types.end()) {
+      std::string message = "Content-Type '" + request.content_type + "' is not accepted here; use";
+      for (const auto& t : types) message += " " + t;
+      respond(JsonErrorResponse(415, "unsupported_media_type", message, "Content-Type"));
+      return route.pattern;
+    }
+    request.path_params = std::move(params);
+    route.handler(std::move(request), std::move(respond));
+    return route.pattern;
+  }
+  if (path_match != nullptr) {
+    HttpResponse response = JsonErrorResponse(
+        405, "method_not_allowed", request.method + " is not allowed on " + request.path);
+    response.headers.emplace_back("Allow", allowed);
+    respond(std::move(response));
+    return path_match->pattern;
+  }
+  respond(JsonErrorResponse(404, "not_found", "no route for " + request.path.substr(0, 200)));
+  return "unmatched";
+}
+
+}  // namespace verdict

@@ -1,0 +1,52 @@
+// Router: maps (method, path) to a handler. Patterns are '/'-separated; a segment may be a
+// literal ("decisions"), a capture ("{id}") or a capture with a literal suffix
+// ("{version}:activate"). Routes are added before serving; afterwards the router is
+// read-only and Dispatch is thread-safe.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "api/http_message.h"
+
+namespace verdict {
+
+struct RouteOptions {
+  // Media types a request body may have (lower-case). Empty: the route takes no body type
+  // check. A request with a non-empty body of another type gets 415.
+  std::vector<std::string> content_types;
+};
+
+class Router {
+ public:
+  void Add(std::string method, std::string pattern, HttpHandler handler,
+           RouteOptions options = {});
+
+  // Runs the matching handler, or responds 404 (no such path), 405 (path exists, method
+  // does not; with an Allow header) or 415 itself. Returns the matched pattern for metrics
+  // labels, or "unmatched".
+  std::string_view Dispatch(HttpRequest&& request, Responder respond) const;
+
+ private:
+  struct Segment {
+    std::string literal;  // the literal, or the suffix after a capture
+    std::string capture;  // non-empty for a capture segment
+  };
+  struct Route {
+    std::string method;
+    std::string pattern;
+    std::vector<Segment> segments;
+    HttpHandler handler;
+    RouteOptions options;
+  };
+  static bool Match(const Route& route, const std::vector<std::string_view>& parts,
+                    std::vector<std::pair<std::string, std::string>>* params);
+
+  std::vector<Route> routes_;
+};
+
+// Splits "/a/b/c" into {"a","b","c"}; a trailing slash yields a final empty segment.
+std::vector<std::string_view> SplitPath(std::string_view path);
+
+}  // namespace verdict

@@ -1,0 +1,35 @@
+// verdict: the command-line entry point; one file per subcommand registers itself here.
+#include <CLI/CLI.hpp>
+#include <cstdio>
+
+#include "cli/serve_command.h"
+
+namespace {
+
+void RegisterVersionCommand(CLI::App& app) {
+  CLI::App* cmd = app.add_subcommand("version", "Print the version");
+  auto json = std::make_shared<bool>(false);
+  cmd->add_flag("--json", *json, "Print {\"version\": ...}");
+  cmd->callback([json] {
+    if (*json) {
+      std::printf("{\"version\":\"%s\"}\n", VERDICT_VERSION);
+    } else {
+      std::printf("verdict %s\n", VERDICT_VERSION);
+    }
+  });
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app("verdict: real-time risk decisions for payments compliance", "verdict");
+  app.require_subcommand(1);
+  RegisterVersionCommand(app);
+  verdict::RegisterServeCommand(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+  return 0;
+}

@@ -1,0 +1,105 @@
+#include "cli/serve_command.h"
+
+#include <signal.h>
+#include <spdlog/spdlog.h>
+
+#include <filesystem>
+#include <fstream>
+#include <memory>
+
+#include "api/http_server.h"
+#include "engine/engine.h"
+#include "engine/engine_options.h"
+#include "engine/http_routes.h"
+
+namespace verdict {
+namespace {
+
+struct ServeFlags {
+  std::string config;
+  std::string listen;
+  std::string data_dir;
+  std::string port_file;
+};
+
+int Serve(const ServeFlags& flags) {
+  // Block the stop signals in every thread (threads inherit the mask) so that sigwait below
+  // is the one place they are received.
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGINT);
+  sigaddset(&stop_signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+  signal(SIGPIPE, SIG_IGN);
+
+  Result<EngineOptions> loaded =
+      flags.config.empty() ? ParseEngineOptions("", "defaults") : LoadEngineOptions(flags.config);
+  if (!loaded.ok()) {
+    spdlog::error("configuration: {}", loaded.status().message());
+    return 2;
+  }
+  EngineOptions options = std::move(loaded).value();
+  if (!flags.listen.empty()) {
+    Status s = ParseListenAddress(flags.listen, &options.server);
+    if (!s.ok()) {
+      spdlog::error("--listen: {}", s.message());
+      return 2;
+    }
+  }
+  if (!flags.data_dir.empty()) options.data_dir = flags.data_dir;
+  std::error_code ec;
+  std::filesystem::create_directories(options.data_dir, ec);
+  if (ec) {
+    spdlog::error("cannot create data directory '{}': {}", options.data_dir, ec.message());
+    return 2;
+  }
+
+  MetricsRegistry metrics;
+  Result<std::unique_ptr<Engine>> engine =
+      Engine::Create(options, metrics, SystemClock::Instance());
+  if (!engine.ok()) {
+    spdlog::error("engine: {}", engine.status().message());
+    return 2;
+  }
+  Router router;
+  RegisterEngineRoutes(**engine, metrics, router);
+  Result<std::unique_ptr<HttpServer>> server = HttpServer::Create(options.server, router, metrics);
+  if (!server.ok()) {
+    spdlog::error("{}", server.status().message());
+    return 2;
+  }
+  (*server)->Start();
+  const uint16_t port = (*server)->port();
+  spdlog::info("verdict listening on {}:{} (data dir {})", options.server.address, port,
+               options.data_dir);
+  if (!flags.port_file.empty()) {
+    // Written to a temporary name and renamed, so a reader never sees a partial number.
+    std::string tmp = flags.port_file + ".tmp";
+    std::ofstream(tmp) << port << "\n";
+    std::filesystem::rename(tmp, flags.port_file, ec);
+  }
+
+  int signal_number = 0;
+  sigwait(&stop_signals, &signal_number);
+  spdlog::info("received signal {}; stopping", signal_number);
+  (*server)->Stop();
+  engine->reset();
+  spdlog::info("stopped");
+  return 0;
+}
+
+}  // namespace
+
+void RegisterServeCommand(CLI::App& app) {
+  auto flags = std::make_shared<ServeFlags>();
+  CLI::App* cmd = app.add_subcommand("serve", "Run the decision engine and its HTTP API");
+  cmd->add_option("--config", flags->config, "TOML configuration file (config/verdict.toml)");
+  cmd->add_option("--listen", flags->listen,
+                  "HOST:PORT to listen on; overrides server.listen (port 0: ephemeral)");
+  cmd->add_option("--data-dir", flags->data_dir, "State directory; overrides engine.data_dir");
+  cmd->add_option("--port-file", flags->port_file,
+                  "Write the bound port to this file once listening (for tests and scripts)");
+  cmd->callback([flags] { throw CLI::RuntimeError(Serve(*flags)); });
+}
+
+}  // namespace verdict

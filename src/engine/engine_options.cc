@@ -1,0 +1,267 @@
+#include "engine/engine_options.h"
+
+#include <charconv>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <toml++/toml.h>
+
+namespace verdict {
+namespace {
+
+// Reads one TOML table, remembering which keys were consumed so that the rest can be
+// reported as unknown: a typo in a key must not silently leave a default in force.
+class TableReader {
+ public:
+  TableReader(const toml::table* table, std::string prefix)
+      : table_(table), prefix_(std::move(prefix)) {}
+
+  std::string Name(std::string_view key) const { return prefix_ + std::string(key); }
+  bool Has(std::string_view key) const { return table_ != nullptr && table_->contains(key); }
+
+  template <typename T>
+  Status Integer(std::string_view key, T* out, int64_t min, int64_t max) {
+    const toml::node* node = Take(key);
+    if (node == nullptr) return Status::Ok();
+    auto value = node->value<int64_t>();
+    if (!node->is_integer() || !value) {
+      return InvalidArgument(Name(key) + " must be an integer", Name(key));
+    }
+    if (*value < min || *value > max) {
+      return InvalidArgument(Name(key) + " must be between " + std::to_string(min) + " and " +
+                                 std::to_string(max),
+                             Name(key));
+    }
+    *out = static_cast<T>(*value);
+    return Status::Ok();
+  }
+
+  Status Double(std::string_view key, double* out, double min, double max) {
+    const toml::node* node = Take(key);
+    if (node == nullptr) return Status::Ok();
+    auto value = node->value<double>();
+    if (!value) return InvalidArgument(Name(key) + " must be a number", Name(key));
+    if (!(*value >= min && *value <= max)) {
+      return InvalidArgument(
+          Name(key) + " must be between " + std::to_string(min) + " and " + std::to_string(max),
+          Name(key));
+    }
+    *out = *value;
+    return Status::Ok();
+  }
+
+  Status String(std::string_view key, std::string* out) {
+    const toml::node* node = Take(key);
+    if (node == nullptr) return Status::Ok();
+    if (!node->is_string()) return InvalidArgument(Name(key) + " must be a string", Name(key));
+    *out = *node->value<std::string>();
+    return Status::Ok();
+  }
+
+  Status StringArray(std::string_view key, std::vector<std::string>* out) {
+    const toml::node* node = Take(key);
+    if (node == nullptr) return Status::Ok();
+    const toml::array* array = node->as_array();
+    if (array == nullptr) {
+      return InvalidArgument(Name(key) + " must be an array of strings", Name(key));
+    }
+    out->clear();
+    for (const toml::node& item : *array) {
+      if (!item.is_string()) {
+        return InvalidArgument(Name(key) + " must be an array of strings", Name(key));
+      }
+      out->push_back(*item.value<std::string>());
+    }
+    return Status::Ok();
+  }
+
+  // Fails on the first key that no call asked for.
+  Status RejectUnknown() const {
+    if (table_ == nullptr) return Status::Ok();
+    for (const auto& [key, value] : *table_) {
+      if (!taken_.contains(std::string(key.str()))) {
+        return InvalidArgument("unknown configuration key '" + Name(key.str()) + "'",
+                               Name(key.str()));
+      }
+    }
+    return Status::Ok();
+  }
+
+ private:
+  const toml::node* Take(std::string_view key) {
+    taken_.insert(std::string(key));
+    return table_ == nullptr ? nullptr : table_->get(key);
+  }
+
+  const toml::table* table_;
+  std::string prefix_;
+  std::set<std::string> taken_;
+};
+
+Status WithSource(const Status& status, std::string_view source) {
+  return Status(status.code(), std::string(source) + ": " + status.message(), status.field());
+}
+
+Status ReadServer(TableReader& r, EngineOptions* o) {
+  std::string listen;
+  VERDICT_RETURN_IF_ERROR(r.String("listen", &listen));
+  if (!listen.empty()) {
+    Status s = ParseListenAddress(listen, &o->server);
+    if (!s.ok()) return InvalidArgument(s.message(), r.Name("listen"));
+  }
+  VERDICT_RETURN_IF_ERROR(r.Integer("io_threads", &o->server.io_threads, 1, 64));
+  VERDICT_RETURN_IF_ERROR(
+      r.Integer("max_body_bytes", &o->server.max_body_bytes, 1024, int64_t{1} << 30));
+  VERDICT_RETURN_IF_ERROR(
+      r.Integer("max_header_bytes", &o->server.max_header_bytes, 1024, 1 << 20));
+  VERDICT_RETURN_IF_ERROR(
+      r.Integer("idle_timeout_ms", &o->server.idle_timeout_ms, 100, 3'600'000));
+  VERDICT_RETURN_IF_ERROR(r.Integer("read_timeout_ms", &o->server.read_timeout_ms, 100, 600'000));
+  VERDICT_RETURN_IF_ERROR(
+      r.Integer("max_connections", &o->server.max_connections, 1, 1'000'000));
+  VERDICT_RETURN_IF_ERROR(r.Integer("max_batch_items", &o->max_batch_items, 1, 1000));
+  return r.RejectUnknown();
+}
+
+Status ReadEngine(TableReader& r, EngineOptions* o) {
+  VERDICT_RETURN_IF_ERROR(r.Integer("workers", &o->workers, 0, 1024));
+  VERDICT_RETURN_IF_ERROR(r.Integer("account_stripes", &o->account_stripes, 1, 1 << 20));
+  VERDICT_RETURN_IF_ERROR(r.Integer("queue_capacity", &o->queue_capacity, 1, 1 << 24));
+  VERDICT_RETURN_IF_ERROR(r.String("data_dir", &o->data_dir));
+  return r.RejectUnknown();
+}
+
+Status ReadModel(TableReader& r, EngineOptions* o) {
+  VERDICT_RETURN_IF_ERROR(r.String("path", &o->model.path));
+  VERDICT_RETURN_IF_ERROR(r.String("name", &o->model.name));
+  VERDICT_RETURN_IF_ERROR(r.String("version", &o->model.version));
+  return r.RejectUnknown();
+}
+
+// "10000.00 USD" -> Money.
+Result<Money> ParseMoneyText(std::string_view text) {
+  size_t space = text.find(' ');
+  if (space == std::string_view::npos) {
+    return InvalidArgument("'" + std::string(text) + "' must be an amount and a currency, e.g. "
+                           "\"10000.00 USD\"");
+  }
+  const CurrencyInfo* currency = FindCurrency(text.substr(space + 1));
+  if (currency == nullptr) {
+    return InvalidArgument("'" + std::string(text.substr(space + 1)) +
+                           "' is not an ISO 4217 currency code");
+  }
+  return Money::Parse(text.substr(0, space), *currency);
+}
+
+Status ReadRules(TableReader& r, EngineOptions* o) {
+  if (r.Has("review_amounts")) {
+    std::vector<std::string> amounts;
+    VERDICT_RETURN_IF_ERROR(r.StringArray("review_amounts", &amounts));
+    o->rules.review_amounts.clear();
+    for (const std::string& text : amounts) {
+      Result<Money> money = ParseMoneyText(text);
+      if (!money.ok()) return InvalidArgument(money.status().message(), r.Name("review_amounts"));
+      for (const Money& existing : o->rules.review_amounts) {
+        if (&existing.currency() == &money->currency()) {
+          return InvalidArgument(
+              "two review amounts for " + std::string(money->currency().code),
+              r.Name("review_amounts"));
+        }
+      }
+      o->rules.review_amounts.push_back(*money);
+    }
+  }
+  VERDICT_RETURN_IF_ERROR(r.StringArray("block_accounts", &o->rules.block_accounts));
+  VERDICT_RETURN_IF_ERROR(r.Integer("velocity_review_count_1h",
+                                    &o->rules.velocity_review_count_1h, 0, 1'000'000));
+  VERDICT_RETURN_IF_ERROR(r.Double("model_review_score", &o->rules.model_review_score, 0, 1));
+  VERDICT_RETURN_IF_ERROR(r.Double("model_block_score", &o->rules.model_block_score, 0, 1));
+  return r.RejectUnknown();
+}
+
+EngineOptions Defaults() {
+  EngineOptions o;
+  const CurrencyInfo* usd = FindCurrency("USD");
+  const CurrencyInfo* eur = FindCurrency("EUR");
+  const CurrencyInfo* gbp = FindCurrency("GBP");
+  o.rules.review_amounts = {Money(1'000'000, *usd), Money(1'000'000, *eur),
+                            Money(800'000, *gbp)};
+  return o;
+}
+
+}  // namespace
+
+Status ParseListenAddress(std::string_view listen, HttpServerOptions* server) {
+  size_t colon = listen.rfind(':');
+  if (colon == std::string_view::npos || colon == 0) {
+    return InvalidArgument("listen address '" + std::string(listen) +
+                           "' must be HOST:PORT, e.g. 127.0.0.1:8080");
+  }
+  std::string_view host = listen.substr(0, colon);
+  std::string_view port_text = listen.substr(colon + 1);
+  if (host.size() >= 2 && host.front() == '[' && host.back() == ']') {
+    host = host.substr(1, host.size() - 2);
+  }
+  unsigned port = 0;
+  auto [end, ec] = std::from_chars(port_text.data(), port_text.data() + port_text.size(), port);
+  if (ec != std::errc() || end != port_text.data() + port_text.size() || port > 65535) {
+    return InvalidArgument("listen port '" + std::string(port_text) + "' is not a port number");
+  }
+  server->address = std::string(host);
+  server->port = static_cast<uint16_t>(port);
+  return Status::Ok();
+}
+
+Result<EngineOptions> ParseEngineOptions(std::string_view toml_text, std::string_view source) {
+  toml::table root;
+  try {
+    root = toml::parse(toml_text, source);
+  } catch (const toml::parse_error& e) {
+    const auto& begin = e.source().begin;
+    return InvalidArgument(std::string(source) + ":" + std::to_string(begin.line) + ":" +
+                           std::to_string(begin.column) + ": " + std::string(e.description()));
+  }
+  EngineOptions options = Defaults();
+  struct Section {
+    const char* name;
+    Status (*read)(TableReader&, EngineOptions*);
+  };
+  static constexpr Section kSections[] = {
+      {"server", ReadServer}, {"engine", ReadEngine}, {"model", ReadModel}, {"rules", ReadRules}};
+  for (const auto& [key, node] : root) {
+    bool known = false;
+    for (const Section& s : kSections) known |= key.str() == s.name;
+    if (!known) {
+      return WithSource(InvalidArgument("unknown configuration section '" +
+                                            std::string(key.str()) + "'",
+                                        std::string(key.str())),
+                        source);
+    }
+    if (!node.is_table()) {
+      return WithSource(InvalidArgument("'" + std::string(key.str()) + "' must be a table",
+                                        std::string(key.str())),
+                        source);
+    }
+  }
+  for (const Section& s : kSections) {
+    TableReader reader(root[s.name].as_table(), std::string(s.name) + ".");
+    Status status = s.read(reader, &options);
+    if (!status.ok()) return WithSource(status, source);
+  }
+  if (options.model.name.empty() || options.model.version.empty()) {
+    return WithSource(InvalidArgument("model.name and model.version must not be empty",
+                                      "model.name"),
+                      source);
+  }
+  return options;
+}
+
+Result<EngineOptions> LoadEngineOptions(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return InvalidArgument("cannot read configuration file '" + path + "'", "--config");
+  std::stringstream text;
+  text << in.rdbuf();
+  return ParseEngineOptions(text.str(), path);
+}
+
+}  // namespace verdict

@@ -1,0 +1,8 @@
+#include "features/account_state.h"
+
+namespace verdict {
+
+AccountState::AccountState()
+    : sent({kWindow1hUs, kWindow24hUs}), received({kWindow1hUs, kWindow24hUs}) {}
+
+}  // namespace verdict
