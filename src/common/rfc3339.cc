@@ -43,11 +43,13 @@ int64_t DaysFromCivil(int64_t year, unsigned month, unsigned day) {
 
 Result<int64_t> ParseRfc3339Micros(std::string_view text) {
   int year, month, day, hour, minute, second;
-  if (text.size() < 20 || !ReadDigits(text, 0, 4, year) || text[4] != '-' ||
+  if (text.size() < 10 || !ReadDigits(text, 0, 4, year) || text[4] != '-' ||
       !ReadDigits(text, 5, 2, month) || text[7] != '-' || !ReadDigits(text, 8, 2, day)) {
     return Bad(text, "date must be YYYY-MM-DD");
   }
-  if (text[10] != 'T' && text[10] != 't') return Bad(text, "expected 'T' after the date");
+  if (text.size() < 19 || (text[10] != 'T' && text[10] != 't')) {
+    return Bad(text, "expected 'T' and hh:mm:ss after the date");
+  }
   if (!ReadDigits(text, 11, 2, hour) || text[13] != ':' || !ReadDigits(text, 14, 2, minute) ||
       text[16] != ':' || !ReadDigits(text, 17, 2, second)) {
     return Bad(text, "time must be hh:mm:ss");

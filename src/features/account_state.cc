@@ -3,6 +3,7 @@
 namespace verdict {
 
 AccountState::AccountState()
-    : sent({kWindow1hUs, kWindow24hUs}), received({kWindow1hUs, kWindow24hUs}) {}
+    : sent({kWindow1hUs, kWindow24hUs}, kLateToleranceUs),
+      received({kWindow1hUs, kWindow24hUs}, kLateToleranceUs) {}
 
 }  // namespace verdict

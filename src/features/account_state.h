@@ -19,5 +19,8 @@ struct AccountState {
 // Window lengths shared by `sent` and `received`, in FeatureIndex order (1 h, then 24 h).
 inline constexpr int64_t kWindow1hUs = int64_t{3600} * 1'000'000;
 inline constexpr int64_t kWindow24hUs = 24 * kWindow1hUs;
+// How late (behind the account's newest event) a transaction may arrive and still get exact
+// windows; later ones may miss events already discarded.
+inline constexpr int64_t kLateToleranceUs = kWindow1hUs;
 
 }  // namespace verdict

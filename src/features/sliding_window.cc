@@ -4,7 +4,8 @@
 
 namespace verdict {
 
-SlidingWindows::SlidingWindows(std::vector<int64_t> lengths_us) {
+SlidingWindows::SlidingWindows(std::vector<int64_t> lengths_us, int64_t late_tolerance_us)
+    : late_tolerance_us_(late_tolerance_us) {
   for (int64_t length : lengths_us) windows_.push_back(Window{length, 0, Stats{}});
 }
 
@@ -26,7 +27,7 @@ void SlidingWindows::Rebuild(int64_t as_of_us) {
 }
 
 void SlidingWindows::DropExpired(int64_t as_of_us) {
-  const int64_t horizon = as_of_us - windows_.back().length_us;
+  const int64_t horizon = as_of_us - windows_.back().length_us - late_tolerance_us_;
   size_t drop = 0;
   while (drop < events_.size() && events_[drop].timestamp_us <= horizon) ++drop;
   if (drop == 0) return;
@@ -58,7 +59,8 @@ void SlidingWindows::Query(int64_t as_of_us, Stats* out) {
     }
     counted_ = events_.size();
     as_of_ = as_of_us;
-    // Every window has moved past what this drops (the longest window reaches furthest back).
+    // Every window has moved past what this drops (the longest window reaches furthest back,
+    // and the horizon lies a tolerance beyond it).
     DropExpired(as_of_us);
   }
   for (size_t i = 0; i < windows_.size(); ++i) out[i] = windows_[i].stats;

@@ -17,8 +17,9 @@ class SlidingWindows {
     double sum = 0;
   };
 
-  // `lengths_us` ascending; events older than the longest window are discarded.
-  explicit SlidingWindows(std::vector<int64_t> lengths_us);
+  // `lengths_us` ascending. Events are kept for the longest window plus `late_tolerance_us`,
+  // so that a transaction arriving up to that much after newer ones still sees exact windows.
+  SlidingWindows(std::vector<int64_t> lengths_us, int64_t late_tolerance_us);
 
   // Stats over events with as_of - length < timestamp <= as_of, for window i into out[i].
   // Amortized O(1) when as_of does not go backwards; otherwise a scan of the kept events.
@@ -43,6 +44,7 @@ class SlidingWindows {
 
   std::deque<Event> events_;
   std::vector<Window> windows_;
+  int64_t late_tolerance_us_;
   // The running stats are valid for this as-of time and for all events up to events_.size().
   int64_t as_of_ = INT64_MIN;
   size_t counted_ = 0;

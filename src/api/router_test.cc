@@ -1,0 +1,66 @@
+#include "api/router.h"
+
+#include <gtest/gtest.h>
+
+namespace verdict {
+namespace {
+
+HttpResponse Dispatch(const Router& router, std::string method, std::string path,
+                 std::string body = {}, std::string content_type = {}) {
+  HttpRequest request;
+  request.method = std::move(method);
+  request.path = std::move(path);
+  request.body = std::move(body);
+  request.content_type = std::move(content_type);
+  HttpResponse out;
+  router.Dispatch(std::move(request), [&out](HttpResponse r) { out = std::move(r); });
+  return out;
+}
+
+class RouterTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto echo = [](std::string tag) {
+      return [tag](HttpRequest&& request, Responder respond) {
+        HttpResponse r;
+        r.body = tag;
+        for (const auto& [k, v] : request.path_params) r.body += " " + k + "=" + v;
+        respond(std::move(r));
+      };
+    };
+    router_.Add("POST", "/v1/decisions", echo("decide"), {{"application/json"}});
+    router_.Add("POST", "/v1/decisions:batch", echo("batch"), {{"application/json"}});
+    router_.Add("GET", "/v1/decisions/{decision_id}", echo("get"));
+    router_.Add("POST", "/v1/models/{name}/{version}:activate", echo("activate"));
+  }
+  Router router_;
+};
+
+TEST_F(RouterTest, MatchesLiteralsCapturesAndSuffixes) {
+  EXPECT_EQ(Dispatch(router_, "POST", "/v1/decisions", "{}", "application/json").body, "decide");
+  EXPECT_EQ(Dispatch(router_, "POST", "/v1/decisions:batch", "{}", "application/json").body, "batch");
+  EXPECT_EQ(Dispatch(router_, "GET", "/v1/decisions/abc").body, "get decision_id=abc");
+  EXPECT_EQ(Dispatch(router_, "POST", "/v1/models/aml/3:activate").body,
+            "activate name=aml version=3");
+}
+
+TEST_F(RouterTest, UnknownPathIs404AndWrongMethodIs405) {
+  EXPECT_EQ(Dispatch(router_, "GET", "/nope").status, 404);
+  EXPECT_EQ(Dispatch(router_, "GET", "/v1/decisions/a/b").status, 404);
+  EXPECT_EQ(Dispatch(router_, "POST", "/v1/models/aml/3").status, 404);
+  HttpResponse r = Dispatch(router_, "GET", "/v1/decisions");
+  EXPECT_EQ(r.status, 405);
+  ASSERT_EQ(r.headers.size(), 1u);
+  EXPECT_EQ(r.headers[0].second, "POST");
+}
+
+TEST_F(RouterTest, WrongContentTypeIs415) {
+  HttpResponse r = Dispatch(router_, "POST", "/v1/decisions", "{}", "text/plain");
+  EXPECT_EQ(r.status, 415);
+  EXPECT_NE(r.body.find("application/json"), std::string::npos);
+  // An empty body is left to the handler, which explains what it expected.
+  EXPECT_EQ(Dispatch(router_, "POST", "/v1/decisions", "", "").body, "decide");
+}
+
+}  // namespace
+}  // namespace verdict

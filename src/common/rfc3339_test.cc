@@ -1,0 +1,37 @@
+#include "common/rfc3339.h"
+
+#include <gtest/gtest.h>
+
+namespace verdict {
+namespace {
+
+TEST(Rfc3339Test, ParsesAndNormalizesToUtc) {
+  EXPECT_EQ(*ParseRfc3339Micros("1970-01-01T00:00:00Z"), 0);
+  EXPECT_EQ(*ParseRfc3339Micros("2026-12-02T10:15:30.123Z"), 1'796'206'530'123'000);
+  EXPECT_EQ(*ParseRfc3339Micros("2026-12-02T11:15:30.123+01:00"), 1'796'206'530'123'000);
+  EXPECT_EQ(*ParseRfc3339Micros("2026-12-02t05:45:30.123-04:30"), 1'796'206'530'123'000);
+  EXPECT_EQ(*ParseRfc3339Micros("2024-02-29T00:00:00.123456789z"),
+            *ParseRfc3339Micros("2024-02-29T00:00:00.123456Z"));
+  EXPECT_EQ(*ParseRfc3339Micros("1969-12-31T23:59:59.5Z"), -500'000);
+}
+
+TEST(Rfc3339Test, RefusesMalformedTimestamps) {
+  for (const char* bad : {"", "2026-12-02", "2026-12-02 10:15:30Z", "2026-13-01T00:00:00Z",
+                          "2025-02-29T00:00:00Z", "2026-12-02T24:00:00Z", "2026-12-02T10:60:00Z",
+                          "2026-12-31T23:59:60Z", "2026-12-02T10:15:30", "2026-12-02T10:15:30.Z",
+                          "2026-12-02T10:15:30.1234567891Z", "2026-12-02T10:15:30+1:00",
+                          "2026-12-02T10:15:30Zjunk", "0000-01-01T00:00:00Z"}) {
+    EXPECT_FALSE(ParseRfc3339Micros(bad).ok()) << bad;
+  }
+}
+
+TEST(Rfc3339Test, FormatsRoundTrip) {
+  EXPECT_EQ(FormatRfc3339Micros(1'796'206'530'123'000), "2026-12-02T10:15:30.123000Z");
+  EXPECT_EQ(FormatRfc3339Micros(-500'000), "1969-12-31T23:59:59.500000Z");
+  for (int64_t t : {int64_t{0}, int64_t{951'782'400'000'000}, int64_t{253'402'300'799'999'999}}) {
+    EXPECT_EQ(*ParseRfc3339Micros(FormatRfc3339Micros(t)), t);
+  }
+}
+
+}  // namespace
+}  // namespace verdict
