@@ -98,8 +98,14 @@ class TableReader {
   std::set<std::string> taken_;
 };
 
+// "verdict.toml: rules.review_amounts: 'XYZ' is not an ISO 4217 currency code": the message
+// always names the file and the key, even when the underlying error knew neither.
 Status WithSource(const Status& status, std::string_view source) {
-  return Status(status.code(), std::string(source) + ": " + status.message(), status.field());
+  std::string message = std::string(source) + ": ";
+  if (!status.field().empty() && status.message().find(status.field()) == std::string::npos) {
+    message += status.field() + ": ";
+  }
+  return Status(status.code(), message + status.message(), status.field());
 }
 
 Status ReadServer(TableReader& r, EngineOptions* o) {

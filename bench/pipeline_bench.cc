@@ -1,0 +1,75 @@
+// Decode + decide per transaction, on one thread: the skeleton's hot path without HTTP.
+// BM_DecodeTransaction isolates the JSON codec; BM_DecodeAndDecide adds features and rules
+// over a population of accounts (state in memory, as when serving).
+#include <benchmark/benchmark.h>
+#include <spdlog/spdlog.h>
+
+#include <string>
+#include <vector>
+
+#include "api/transaction_json.h"
+#include "common/clock.h"
+#include "common/metrics.h"
+#include "common/rfc3339.h"
+#include "engine/engine.h"
+
+namespace verdict {
+namespace {
+
+std::vector<std::string> MakeBodies(int count, int accounts) {
+  std::vector<std::string> bodies;
+  bodies.reserve(count);
+  for (int i = 0; i < count; ++i) {
+    const int64_t ts = int64_t{1'796'206'530} * 1'000'000 + int64_t{i} * 50'000;
+    bodies.push_back(
+        "{\"transaction_id\":\"tx-" + std::to_string(i) + "\",\"timestamp\":\"" +
+        FormatRfc3339Micros(ts) + "\",\"amount\":\"" + std::to_string(100 + (i * 37) % 20000) +
+        ".25\",\"currency\":\"USD\",\"sender\":{\"account\":\"ACC-" +
+        std::to_string((i * 7919) % accounts) +
+        "\",\"bank\":\"BANKUS33\",\"country\":\"US\",\"name\":\"John Smith\"},"
+        "\"receiver\":{\"account\":\"ACC-" + std::to_string((i * 104729 + 1) % accounts) +
+        "\",\"bank\":\"BANKGB22\",\"country\":\"GB\",\"name\":\"Acme Ltd\"},\"channel\":\"wire\","
+        "\"type\":\"transfer\",\"remittance\":\"invoice 4411\",\"priority\":\"standard\","
+        "\"deadline_ms\":200,\"metadata\":{\"switch_ref\":\"A1\"}}");
+  }
+  return bodies;
+}
+
+void BM_DecodeTransaction(benchmark::State& state) {
+  const auto bodies = MakeBodies(4096, 1000);
+  TransactionDecoder decoder;
+  size_t i = 0;
+  for (auto _ : state) {
+    auto txn = decoder.DecodeOne(bodies[i++ % bodies.size()]);
+    benchmark::DoNotOptimize(txn);
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_DecodeTransaction);
+
+void BM_DecodeAndDecide(benchmark::State& state) {
+  const int accounts = static_cast<int>(state.range(0));
+  const auto bodies = MakeBodies(1 << 16, accounts);
+  MetricsRegistry metrics;
+  Result<EngineOptions> options = ParseEngineOptions("[engine]\nworkers = 1\n", "bench");
+  auto engine = Engine::Create(*options, metrics, SystemClock::Instance());
+  TransactionDecoder decoder;
+  size_t i = 0;
+  for (auto _ : state) {
+    auto txn = decoder.DecodeOne(bodies[i++ % bodies.size()]);
+    auto decision = (*engine)->Decide(*txn, SystemClock::Instance().MonotonicNanos());
+    benchmark::DoNotOptimize(decision);
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_DecodeAndDecide)->Arg(1000)->Arg(100000);
+
+}  // namespace
+}  // namespace verdict
+
+int main(int argc, char** argv) {
+  spdlog::set_level(spdlog::level::warn);
+  benchmark::Initialize(&argc, argv);
+  benchmark::RunSpecifiedBenchmarks();
+  return 0;
+}
