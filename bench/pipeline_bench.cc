@@ -27,7 +27,8 @@ std::vector<std::string> MakeBodies(int count, int accounts) {
         ".25\",\"currency\":\"USD\",\"sender\":{\"account\":\"ACC-" +
         std::to_string((i * 7919) % accounts) +
         "\",\"bank\":\"BANKUS33\",\"country\":\"US\",\"name\":\"John Smith\"},"
-        "\"receiver\":{\"account\":\"ACC-" + std::to_string((i * 104729 + 1) % accounts) +
+        "\"receiver\":{\"account\":\"ACC-" +
+        std::to_string((i * 104729 + 1) % accounts) +
         "\",\"bank\":\"BANKGB22\",\"country\":\"GB\",\"name\":\"Acme Ltd\"},\"channel\":\"wire\","
         "\"type\":\"transfer\",\"remittance\":\"invoice 4411\",\"priority\":\"standard\","
         "\"deadline_ms\":200,\"metadata\":{\"switch_ref\":\"A1\"}}");

@@ -12,10 +12,10 @@
 namespace verdict {
 
 struct HttpRequest {
-  std::string method;        // upper-case, e.g. "POST"
-  std::string path;          // without the query, e.g. "/v1/decisions"
-  std::string query;         // after '?', undecoded; empty when none
-  std::string content_type;  // the media type alone, lower-case, e.g. "application/json"
+  std::string method;               // upper-case, e.g. "POST"
+  std::string path;                 // without the query, e.g. "/v1/decisions"
+  std::string query;                // after '?', undecoded; empty when none
+  std::string content_type;         // the media type alone, lower-case, e.g. "application/json"
   std::string content_type_params;  // what followed ';' in Content-Type, trimmed
   std::vector<std::pair<std::string, std::string>> headers;  // names lower-case
   std::string body;

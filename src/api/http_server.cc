@@ -75,10 +75,9 @@ class Session : public std::enable_shared_from_this<Session> {
     parser_->header_limit(static_cast<std::uint32_t>(options_.max_header_bytes));
     parser_->body_limit(options_.max_body_bytes);
     stream_.expires_after(std::chrono::milliseconds(options_.idle_timeout_ms));
-    http::async_read_header(stream_, buffer_, *parser_,
-                            [self = shared_from_this()](beast::error_code ec, size_t) {
-                              self->OnHeader(ec);
-                            });
+    http::async_read_header(
+        stream_, buffer_, *parser_,
+        [self = shared_from_this()](beast::error_code ec, size_t) { self->OnHeader(ec); });
   }
 
   void OnHeader(beast::error_code ec) {
@@ -119,16 +118,14 @@ class Session : public std::enable_shared_from_this<Session> {
       return Close();
     }
     if (ec == http::error::header_limit) {
-      return RespondError(431, "invalid_argument",
-                          "request headers exceed " + std::to_string(options_.max_header_bytes) +
-                              " bytes",
-                          false);
+      return RespondError(
+          431, "invalid_argument",
+          "request headers exceed " + std::to_string(options_.max_header_bytes) + " bytes", false);
     }
     if (ec == http::error::body_limit) {
-      return RespondError(413, "payload_too_large",
-                          "body exceeds the limit of " + std::to_string(options_.max_body_bytes) +
-                              " bytes",
-                          true);
+      return RespondError(
+          413, "payload_too_large",
+          "body exceeds the limit of " + std::to_string(options_.max_body_bytes) + " bytes", true);
     }
     RespondError(400, "invalid_argument", "malformed HTTP request: " + ec.message(), false);
   }
@@ -259,8 +256,8 @@ struct HttpServer::Impl {
     metrics.registry = &registry;
     metrics.open_connections =
         registry.GetGauge("verdict_api_open_connections", "Open HTTP connections");
-    metrics.refused_connections = registry.GetCounter(
-        "verdict_api_refused_connections_total", "Connections closed at once over the cap");
+    metrics.refused_connections = registry.GetCounter("verdict_api_refused_connections_total",
+                                                      "Connections closed at once over the cap");
   }
 
   void Accept() {
@@ -303,8 +300,8 @@ Result<std::unique_ptr<HttpServer>> HttpServer::Create(const HttpServerOptions& 
   if (!ec) impl->acceptor.bind(endpoint, ec);
   if (!ec) impl->acceptor.listen(net::socket_base::max_listen_connections, ec);
   if (ec) {
-    return Unavailable("cannot listen on " + options.address + ":" +
-                       std::to_string(options.port) + ": " + ec.message());
+    return Unavailable("cannot listen on " + options.address + ":" + std::to_string(options.port) +
+                       ": " + ec.message());
   }
   return std::unique_ptr<HttpServer>(new HttpServer(std::move(impl)));
 }

@@ -19,7 +19,7 @@ struct HttpServerOptions {
   std::string address = "127.0.0.1";
   uint16_t port = 8080;  // 0 picks an ephemeral port; see HttpServer::port()
   int io_threads = 1;
-  size_t max_body_bytes = 4 << 20;    // larger bodies get 413
+  size_t max_body_bytes = 4 << 20;     // larger bodies get 413
   size_t max_header_bytes = 16 << 10;  // larger header blocks get 431
   int idle_timeout_ms = 60'000;        // waiting for the next request on a kept-alive connection
   int read_timeout_ms = 10'000;        // reading one request body, writing one response
@@ -30,8 +30,7 @@ class HttpServer {
  public:
   // Binds and listens; fails with a Status naming the address when it cannot.
   static Result<std::unique_ptr<HttpServer>> Create(const HttpServerOptions& options,
-                                                    const Router& router,
-                                                    MetricsRegistry& metrics);
+                                                    const Router& router, MetricsRegistry& metrics);
   ~HttpServer();
 
   uint16_t port() const;

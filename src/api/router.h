@@ -20,8 +20,7 @@ struct RouteOptions {
 
 class Router {
  public:
-  void Add(std::string method, std::string pattern, HttpHandler handler,
-           RouteOptions options = {});
+  void Add(std::string method, std::string pattern, HttpHandler handler, RouteOptions options = {});
 
   // Runs the matching handler, or responds 404 (no such path), 405 (path exists, method
   // does not; with an Allow header) or 415 itself. Returns the matched pattern for metrics

@@ -6,7 +6,7 @@ namespace verdict {
 namespace {
 
 HttpResponse Dispatch(const Router& router, std::string method, std::string path,
-                 std::string body = {}, std::string content_type = {}) {
+                      std::string body = {}, std::string content_type = {}) {
   HttpRequest request;
   request.method = std::move(method);
   request.path = std::move(path);
@@ -38,7 +38,8 @@ class RouterTest : public ::testing::Test {
 
 TEST_F(RouterTest, MatchesLiteralsCapturesAndSuffixes) {
   EXPECT_EQ(Dispatch(router_, "POST", "/v1/decisions", "{}", "application/json").body, "decide");
-  EXPECT_EQ(Dispatch(router_, "POST", "/v1/decisions:batch", "{}", "application/json").body, "batch");
+  EXPECT_EQ(Dispatch(router_, "POST", "/v1/decisions:batch", "{}", "application/json").body,
+            "batch");
   EXPECT_EQ(Dispatch(router_, "GET", "/v1/decisions/abc").body, "get decision_id=abc");
   EXPECT_EQ(Dispatch(router_, "POST", "/v1/models/aml/3:activate").body,
             "activate name=aml version=3");

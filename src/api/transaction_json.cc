@@ -1,8 +1,9 @@
 #include "api/transaction_json.h"
 
+#include <simdjson.h>
+
 #include <algorithm>
 #include <charconv>
-#include <simdjson.h>
 
 #include "common/json_writer.h"
 #include "common/rfc3339.h"
@@ -16,21 +17,26 @@ using simdjson::dom::object;
 
 const char* TypeName(element_type type) {
   switch (type) {
-    case element_type::ARRAY: return "an array";
-    case element_type::OBJECT: return "an object";
+    case element_type::ARRAY:
+      return "an array";
+    case element_type::OBJECT:
+      return "an object";
     case element_type::INT64:
     case element_type::UINT64:
-    case element_type::DOUBLE: return "a number";
-    case element_type::STRING: return "a string";
-    case element_type::BOOL: return "a boolean";
-    case element_type::NULL_VALUE: return "null";
+    case element_type::DOUBLE:
+      return "a number";
+    case element_type::STRING:
+      return "a string";
+    case element_type::BOOL:
+      return "a boolean";
+    case element_type::NULL_VALUE:
+      return "null";
   }
   return "a value";
 }
 
 Status WrongType(const std::string& field, const char* expected, element value) {
-  return InvalidArgument(field + " must be " + expected + ", not " + TypeName(value.type()),
-                         field);
+  return InvalidArgument(field + " must be " + expected + ", not " + TypeName(value.type()), field);
 }
 
 // Visible ASCII only: identifiers travel into logs, keys and other systems' fields.
@@ -106,16 +112,20 @@ Result<std::string> GetCode(element value, const std::string& field, size_t max_
 // amount a double can hold exactly enough (≤ 15 significant digits).
 Result<std::string> AmountText(element value) {
   switch (value.type()) {
-    case element_type::STRING: return std::string(value.get_string().value_unsafe());
-    case element_type::INT64: return std::to_string(value.get_int64().value_unsafe());
-    case element_type::UINT64: return std::to_string(value.get_uint64().value_unsafe());
+    case element_type::STRING:
+      return std::string(value.get_string().value_unsafe());
+    case element_type::INT64:
+      return std::to_string(value.get_int64().value_unsafe());
+    case element_type::UINT64:
+      return std::to_string(value.get_uint64().value_unsafe());
     case element_type::DOUBLE: {
       char buf[32];
       double d = value.get_double().value_unsafe();
       auto [end, ec] = std::to_chars(buf, buf + sizeof(buf), d, std::chars_format::general);
       return std::string(buf, end);
     }
-    default: return WrongType("amount", "a decimal string or a number", value);
+    default:
+      return WrongType("amount", "a decimal string or a number", value);
   }
 }
 
@@ -213,15 +223,27 @@ struct FieldName {
 };
 
 constexpr FieldName kFields[] = {
-    {"transaction_id", kTransactionId}, {"timestamp", kTimestamp}, {"amount", kAmount},
-    {"currency", kCurrency},            {"sender", kSender},       {"receiver", kReceiver},
-    {"channel", kChannel},              {"type", kType},           {"remittance", kRemittance},
-    {"priority", kPriority},            {"deadline_ms", kDeadline}, {"metadata", kMetadata},
+    {"transaction_id", kTransactionId},
+    {"timestamp", kTimestamp},
+    {"amount", kAmount},
+    {"currency", kCurrency},
+    {"sender", kSender},
+    {"receiver", kReceiver},
+    {"channel", kChannel},
+    {"type", kType},
+    {"remittance", kRemittance},
+    {"priority", kPriority},
+    {"deadline_ms", kDeadline},
+    {"metadata", kMetadata},
 };
 
 constexpr FieldName kRequired[] = {
-    {"transaction_id", kTransactionId}, {"timestamp", kTimestamp}, {"amount", kAmount},
-    {"currency", kCurrency},            {"sender", kSender},       {"receiver", kReceiver},
+    {"transaction_id", kTransactionId},
+    {"timestamp", kTimestamp},
+    {"amount", kAmount},
+    {"currency", kCurrency},
+    {"sender", kSender},
+    {"receiver", kReceiver},
 };
 
 Result<Transaction> DecodeTransaction(element root, const TransactionLimits& limits) {
@@ -263,9 +285,9 @@ Result<Transaction> DecodeTransaction(element root, const TransactionLimits& lim
         VERDICT_ASSIGN_OR_RETURN(std::string_view code, GetString(value, name));
         const CurrencyInfo* currency = FindCurrency(code);
         if (currency == nullptr) {
-          return InvalidArgument("currency '" + std::string(code.substr(0, 8)) +
-                                     "' is not an ISO 4217 currency code",
-                                 name);
+          return InvalidArgument(
+              "currency '" + std::string(code.substr(0, 8)) + "' is not an ISO 4217 currency code",
+              name);
         }
         txn.amount = Money(0, *currency);
         break;

@@ -30,7 +30,8 @@ std::string With(const std::string& key, const std::string& value) {
   size_t end = json.find('\n', start);
   std::string line = json.substr(start, end - start);
   bool trailing_comma = !line.empty() && line.back() == ',';
-  std::string replacement = value.empty() ? "" : "\"" + key + "\": " + value + (trailing_comma ? "," : "");
+  std::string replacement =
+      value.empty() ? "" : "\"" + key + "\": " + value + (trailing_comma ? "," : "");
   json.replace(start, end - start, replacement);
   if (value.empty() && !trailing_comma) {
     // Removed the last member: drop the comma before it.
@@ -90,7 +91,8 @@ TEST_F(TransactionJsonTest, AcceptsMinimalTransactionAndNumericAmounts) {
 }
 
 TEST_F(TransactionJsonTest, NormalizesOffsetsToUtc) {
-  Result<Transaction> a = decoder_.DecodeOne(With("timestamp", R"("2026-12-02T11:15:30.123+01:00")"));
+  Result<Transaction> a =
+      decoder_.DecodeOne(With("timestamp", R"("2026-12-02T11:15:30.123+01:00")"));
   Result<Transaction> b = decoder_.DecodeOne(kGood);
   ASSERT_TRUE(a.ok() && b.ok());
   EXPECT_EQ(a->timestamp_us, b->timestamp_us);
@@ -140,8 +142,8 @@ TEST_F(TransactionJsonTest, RefusesEveryBadInputWithItsField) {
       {"sender without account", With("sender", R"({"bank":"B"})"), "sender.account", "required"},
       {"bad country", With("sender", R"({"account":"A","country":"ZZ"})"), "sender.country",
        "ISO 3166"},
-      {"unknown nested field", With("receiver", R"({"account":"A","iban":"x"})"),
-       "receiver.iban", "unknown field"},
+      {"unknown nested field", With("receiver", R"({"account":"A","iban":"x"})"), "receiver.iban",
+       "unknown field"},
       {"account with spaces", With("receiver", R"({"account":"A B"})"), "receiver.account",
        "visible ASCII"},
       {"name too long", With("sender", R"({"account":"A","name":")" + big_name + R"("})"),

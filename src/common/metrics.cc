@@ -50,8 +50,7 @@ std::string WithLabels(const std::string& name, const std::string& labels,
 }  // namespace
 
 Histogram::Histogram(std::vector<double> upper_bounds)
-    : bounds_(std::move(upper_bounds)),
-      counts_(new std::atomic<uint64_t>[bounds_.size() + 1]) {
+    : bounds_(std::move(upper_bounds)), counts_(new std::atomic<uint64_t>[bounds_.size() + 1]) {
   for (size_t i = 0; i <= bounds_.size(); ++i) counts_[i].store(0);
 }
 
@@ -63,8 +62,8 @@ void Histogram::Observe(double v) {
 }
 
 std::vector<double> LatencyBucketsSeconds() {
-  return {10e-6, 25e-6, 50e-6, 100e-6, 250e-6, 500e-6, 1e-3, 2.5e-3,
-          5e-3,  10e-3, 25e-3, 50e-3,  100e-3, 250e-3, 500e-3, 1,  2.5, 10};
+  return {10e-6, 25e-6, 50e-6, 100e-6, 250e-6, 500e-6, 1e-3, 2.5e-3, 5e-3,
+          10e-3, 25e-3, 50e-3, 100e-3, 250e-3, 500e-3, 1,    2.5,    10};
 }
 
 MetricsRegistry::Family& MetricsRegistry::FamilyFor(const std::string& name, Type type,

@@ -68,8 +68,7 @@ class MetricsRegistry {
   Gauge* GetGauge(const std::string& name, const std::string& help,
                   const MetricLabels& labels = {});
   Histogram* GetHistogram(const std::string& name, const std::string& help,
-                          const std::vector<double>& upper_bounds,
-                          const MetricLabels& labels = {});
+                          const std::vector<double>& upper_bounds, const MetricLabels& labels = {});
 
   std::string RenderPrometheus() const;
 

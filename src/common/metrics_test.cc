@@ -7,13 +7,15 @@ namespace {
 
 TEST(MetricsTest, RendersPrometheusText) {
   MetricsRegistry registry;
-  registry.GetCounter("verdict_api_requests_total", "Requests", {{"route", "/a"}, {"status", "200"}})
+  registry
+      .GetCounter("verdict_api_requests_total", "Requests", {{"route", "/a"}, {"status", "200"}})
       ->Increment(3);
-  registry.GetCounter("verdict_api_requests_total", "Requests", {{"route", "/a"}, {"status", "200"}})
+  registry
+      .GetCounter("verdict_api_requests_total", "Requests", {{"route", "/a"}, {"status", "200"}})
       ->Increment();
   registry.GetGauge("verdict_api_open_connections", "Open")->Set(2);
-  Histogram* h = registry.GetHistogram("verdict_stage_seconds", "Stage", {0.001, 0.01},
-                                       {{"stage", "q\"x"}});
+  Histogram* h =
+      registry.GetHistogram("verdict_stage_seconds", "Stage", {0.001, 0.01}, {{"stage", "q\"x"}});
   h->Observe(0.0005);
   h->Observe(0.001);  // on a bound: counts in that bucket (le is inclusive)
   h->Observe(0.5);

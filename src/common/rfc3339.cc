@@ -26,8 +26,8 @@ int DaysInMonth(int year, int month) {
 }
 
 Status Bad(std::string_view text, const char* why) {
-  return InvalidArgument("timestamp '" + std::string(text.substr(0, 40)) +
-                         "' is not RFC 3339 (" + why + "), e.g. 2026-12-02T10:15:30.123Z");
+  return InvalidArgument("timestamp '" + std::string(text.substr(0, 40)) + "' is not RFC 3339 (" +
+                         why + "), e.g. 2026-12-02T10:15:30.123Z");
 }
 
 }  // namespace

@@ -72,10 +72,10 @@ inline Status Unavailable(std::string message) {
 }  // namespace verdict
 
 // Returns early from the enclosing function when `expr` yields a non-ok Status.
-#define VERDICT_RETURN_IF_ERROR(expr)            \
-  do {                                           \
-    ::verdict::Status verdict_status_ = (expr);  \
-    if (!verdict_status_.ok()) {                 \
-      return verdict_status_;                    \
-    }                                            \
+#define VERDICT_RETURN_IF_ERROR(expr)           \
+  do {                                          \
+    ::verdict::Status verdict_status_ = (expr); \
+    if (!verdict_status_.ok()) {                \
+      return verdict_status_;                   \
+    }                                           \
   } while (false)

@@ -4,9 +4,12 @@ namespace verdict {
 
 std::string_view OutcomeName(Outcome outcome) {
   switch (outcome) {
-    case Outcome::kAllow: return "allow";
-    case Outcome::kReview: return "review";
-    case Outcome::kBlock: return "block";
+    case Outcome::kAllow:
+      return "allow";
+    case Outcome::kReview:
+      return "review";
+    case Outcome::kBlock:
+      return "block";
   }
   return "allow";
 }

@@ -18,7 +18,8 @@ Result<Money> Money::Parse(std::string_view text, const CurrencyInfo& currency) 
   if (text.front() == '-') return InvalidArgument("amount must be positive");
   size_t dot = text.find('.');
   std::string_view whole = text.substr(0, dot);
-  std::string_view fraction = dot == std::string_view::npos ? std::string_view() : text.substr(dot + 1);
+  std::string_view fraction =
+      dot == std::string_view::npos ? std::string_view() : text.substr(dot + 1);
   auto all_digits = [](std::string_view s) {
     for (char c : s) {
       if (c < '0' || c > '9') return false;
@@ -36,8 +37,8 @@ Result<Money> Money::Parse(std::string_view text, const CurrencyInfo& currency) 
                            " integer digits");
   }
   if (fraction.size() > currency.minor_digits) {
-    return InvalidArgument("amount has " + std::to_string(fraction.size()) +
-                           " fraction digits; " + std::string(currency.code) + " allows " +
+    return InvalidArgument("amount has " + std::to_string(fraction.size()) + " fraction digits; " +
+                           std::string(currency.code) + " allows " +
                            std::to_string(currency.minor_digits));
   }
   int64_t minor = 0;

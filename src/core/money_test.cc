@@ -19,8 +19,8 @@ TEST(MoneyTest, ParsesPlainDecimalsIntoMinorUnits) {
 }
 
 TEST(MoneyTest, RefusesAnythingElse) {
-  for (const char* bad : {"", "-5", "+5", "abc", "1e3", "1.", ".5", "1,000.00", " 1", "1 ",
-                          "1.2.3", "10.001", "1000000000000000", "99999999999999999999"}) {
+  for (const char* bad : {"", "-5", "+5", "abc", "1e3", "1.", ".5", "1,000.00", " 1", "1 ", "1.2.3",
+                          "10.001", "1000000000000000", "99999999999999999999"}) {
     EXPECT_FALSE(Money::Parse(bad, Usd()).ok()) << bad;
   }
   EXPECT_FALSE(Money::Parse("1.5", *FindCurrency("JPY")).ok());

@@ -13,10 +13,7 @@ int64_t MicrosBetween(int64_t from_ns, int64_t to_ns) { return (to_ns - from_ns)
 }  // namespace
 
 Engine::Engine(const EngineOptions& options, MetricsRegistry& metrics, const Clock& clock)
-    : options_(options),
-      clock_(clock),
-      ids_(clock),
-      accounts_(options.account_stripes) {
+    : options_(options), clock_(clock), ids_(clock), accounts_(options.account_stripes) {
   auto stage = [&metrics](const char* name) {
     return metrics.GetHistogram("verdict_engine_stage_seconds",
                                 "Time spent in each pipeline stage per decision",
@@ -29,10 +26,10 @@ Engine::Engine(const EngineOptions& options, MetricsRegistry& metrics, const Clo
   metrics_.total = stage("total");
   for (Outcome outcome : {Outcome::kAllow, Outcome::kReview, Outcome::kBlock}) {
     for (DecisionPath path : {DecisionPath::kModel, DecisionPath::kFallback}) {
-      metrics_.decisions[static_cast<int>(outcome)][static_cast<int>(path)] = metrics.GetCounter(
-          "verdict_engine_decisions_total", "Decisions by outcome and path",
-          {{"outcome", std::string(OutcomeName(outcome))},
-           {"path", std::string(DecisionPathName(path))}});
+      metrics_.decisions[static_cast<int>(outcome)][static_cast<int>(path)] =
+          metrics.GetCounter("verdict_engine_decisions_total", "Decisions by outcome and path",
+                             {{"outcome", std::string(OutcomeName(outcome))},
+                              {"path", std::string(DecisionPathName(path))}});
     }
   }
 }

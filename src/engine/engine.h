@@ -35,8 +35,7 @@ class Engine {
   bool Submit(Transaction txn, int64_t received_ns, DecisionCallback done);
   // Queues a batch as one task, decided in order (so two items on one account see each
   // other, as separate requests would). Items that failed decoding pass through unchanged.
-  bool SubmitBatch(std::vector<Result<Transaction>> items, int64_t received_ns,
-                   BatchCallback done);
+  bool SubmitBatch(std::vector<Result<Transaction>> items, int64_t received_ns, BatchCallback done);
   // Decides on the calling thread.
   Result<Decision> Decide(const Transaction& txn, int64_t received_ns);
 

@@ -1,10 +1,11 @@
 #include "engine/engine_options.h"
 
+#include <toml++/toml.h>
+
 #include <charconv>
 #include <fstream>
 #include <set>
 #include <sstream>
-#include <toml++/toml.h>
 
 namespace verdict {
 namespace {
@@ -28,9 +29,9 @@ class TableReader {
       return InvalidArgument(Name(key) + " must be an integer", Name(key));
     }
     if (*value < min || *value > max) {
-      return InvalidArgument(Name(key) + " must be between " + std::to_string(min) + " and " +
-                                 std::to_string(max),
-                             Name(key));
+      return InvalidArgument(
+          Name(key) + " must be between " + std::to_string(min) + " and " + std::to_string(max),
+          Name(key));
     }
     *out = static_cast<T>(*value);
     return Status::Ok();
@@ -120,11 +121,9 @@ Status ReadServer(TableReader& r, EngineOptions* o) {
       r.Integer("max_body_bytes", &o->server.max_body_bytes, 1024, int64_t{1} << 30));
   VERDICT_RETURN_IF_ERROR(
       r.Integer("max_header_bytes", &o->server.max_header_bytes, 1024, 1 << 20));
-  VERDICT_RETURN_IF_ERROR(
-      r.Integer("idle_timeout_ms", &o->server.idle_timeout_ms, 100, 3'600'000));
+  VERDICT_RETURN_IF_ERROR(r.Integer("idle_timeout_ms", &o->server.idle_timeout_ms, 100, 3'600'000));
   VERDICT_RETURN_IF_ERROR(r.Integer("read_timeout_ms", &o->server.read_timeout_ms, 100, 600'000));
-  VERDICT_RETURN_IF_ERROR(
-      r.Integer("max_connections", &o->server.max_connections, 1, 1'000'000));
+  VERDICT_RETURN_IF_ERROR(r.Integer("max_connections", &o->server.max_connections, 1, 1'000'000));
   VERDICT_RETURN_IF_ERROR(r.Integer("max_batch_items", &o->max_batch_items, 1, 1000));
   return r.RejectUnknown();
 }
@@ -148,7 +147,8 @@ Status ReadModel(TableReader& r, EngineOptions* o) {
 Result<Money> ParseMoneyText(std::string_view text) {
   size_t space = text.find(' ');
   if (space == std::string_view::npos) {
-    return InvalidArgument("'" + std::string(text) + "' must be an amount and a currency, e.g. "
+    return InvalidArgument("'" + std::string(text) +
+                           "' must be an amount and a currency, e.g. "
                            "\"10000.00 USD\"");
   }
   const CurrencyInfo* currency = FindCurrency(text.substr(space + 1));
@@ -169,17 +169,16 @@ Status ReadRules(TableReader& r, EngineOptions* o) {
       if (!money.ok()) return InvalidArgument(money.status().message(), r.Name("review_amounts"));
       for (const Money& existing : o->rules.review_amounts) {
         if (&existing.currency() == &money->currency()) {
-          return InvalidArgument(
-              "two review amounts for " + std::string(money->currency().code),
-              r.Name("review_amounts"));
+          return InvalidArgument("two review amounts for " + std::string(money->currency().code),
+                                 r.Name("review_amounts"));
         }
       }
       o->rules.review_amounts.push_back(*money);
     }
   }
   VERDICT_RETURN_IF_ERROR(r.StringArray("block_accounts", &o->rules.block_accounts));
-  VERDICT_RETURN_IF_ERROR(r.Integer("velocity_review_count_1h",
-                                    &o->rules.velocity_review_count_1h, 0, 1'000'000));
+  VERDICT_RETURN_IF_ERROR(
+      r.Integer("velocity_review_count_1h", &o->rules.velocity_review_count_1h, 0, 1'000'000));
   VERDICT_RETURN_IF_ERROR(r.Double("model_review_score", &o->rules.model_review_score, 0, 1));
   VERDICT_RETURN_IF_ERROR(r.Double("model_block_score", &o->rules.model_block_score, 0, 1));
   return r.RejectUnknown();
@@ -190,8 +189,7 @@ EngineOptions Defaults() {
   const CurrencyInfo* usd = FindCurrency("USD");
   const CurrencyInfo* eur = FindCurrency("EUR");
   const CurrencyInfo* gbp = FindCurrency("GBP");
-  o.rules.review_amounts = {Money(1'000'000, *usd), Money(1'000'000, *eur),
-                            Money(800'000, *gbp)};
+  o.rules.review_amounts = {Money(1'000'000, *usd), Money(1'000'000, *eur), Money(800'000, *gbp)};
   return o;
 }
 
@@ -238,10 +236,10 @@ Result<EngineOptions> ParseEngineOptions(std::string_view toml_text, std::string
     bool known = false;
     for (const Section& s : kSections) known |= key.str() == s.name;
     if (!known) {
-      return WithSource(InvalidArgument("unknown configuration section '" +
-                                            std::string(key.str()) + "'",
-                                        std::string(key.str())),
-                        source);
+      return WithSource(
+          InvalidArgument("unknown configuration section '" + std::string(key.str()) + "'",
+                          std::string(key.str())),
+          source);
     }
     if (!node.is_table()) {
       return WithSource(InvalidArgument("'" + std::string(key.str()) + "' must be a table",
@@ -255,9 +253,8 @@ Result<EngineOptions> ParseEngineOptions(std::string_view toml_text, std::string
     if (!status.ok()) return WithSource(status, source);
   }
   if (options.model.name.empty() || options.model.version.empty()) {
-    return WithSource(InvalidArgument("model.name and model.version must not be empty",
-                                      "model.name"),
-                      source);
+    return WithSource(
+        InvalidArgument("model.name and model.version must not be empty", "model.name"), source);
   }
   return options;
 }

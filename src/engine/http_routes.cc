@@ -53,26 +53,24 @@ void RegisterEngineRoutes(Engine& engine, MetricsRegistry& metrics, Router& rout
   router.Add(
       "POST", "/v1/decisions:batch",
       [&engine](HttpRequest&& request, Responder respond) {
-        auto items =
-            ThreadDecoder().DecodeBatch(request.body, engine.options().max_batch_items);
+        auto items = ThreadDecoder().DecodeBatch(request.body, engine.options().max_batch_items);
         if (!items.ok()) return respond(ErrorResponse(items.status()));
         auto shared_respond = std::make_shared<Responder>(std::move(respond));
-        bool queued = engine.SubmitBatch(
-            std::move(items).value(), request.received_at_ns,
-            [shared_respond](std::vector<Result<Decision>> decisions) {
-              HttpResponse response;
-              JsonWriter w(response.body);
-              w.BeginObject().Key("decisions").BeginArray();
-              for (const Result<Decision>& d : decisions) {
-                if (d.ok()) {
-                  WriteDecisionJson(*d, w);
-                } else {
-                  WriteErrorJson(d.status(), w);
-                }
-              }
-              w.EndArray().EndObject();
-              (*shared_respond)(std::move(response));
-            });
+        bool queued = engine.SubmitBatch(std::move(items).value(), request.received_at_ns,
+                                         [shared_respond](std::vector<Result<Decision>> decisions) {
+                                           HttpResponse response;
+                                           JsonWriter w(response.body);
+                                           w.BeginObject().Key("decisions").BeginArray();
+                                           for (const Result<Decision>& d : decisions) {
+                                             if (d.ok()) {
+                                               WriteDecisionJson(*d, w);
+                                             } else {
+                                               WriteErrorJson(d.status(), w);
+                                             }
+                                           }
+                                           w.EndArray().EndObject();
+                                           (*shared_respond)(std::move(response));
+                                         });
         if (!queued) (*shared_respond)(Overloaded());
       },
       kJsonBody);

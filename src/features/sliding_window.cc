@@ -37,8 +37,8 @@ void SlidingWindows::DropExpired(int64_t as_of_us) {
 }
 
 void SlidingWindows::Query(int64_t as_of_us, Stats* out) {
-  const bool in_order = as_of_us >= as_of_ &&
-                        (events_.empty() || events_.back().timestamp_us <= as_of_us);
+  const bool in_order =
+      as_of_us >= as_of_ && (events_.empty() || events_.back().timestamp_us <= as_of_us);
   if (!in_order) {
     // A late event: compute exactly from the kept events, then leave the running state
     // consistent for the next in-order query.

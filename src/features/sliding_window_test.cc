@@ -9,8 +9,8 @@ namespace {
 
 constexpr int64_t kHour = 3600LL * 1'000'000;
 
-SlidingWindows::Stats Brute(const std::vector<std::pair<int64_t, double>>& events,
-                            int64_t as_of, int64_t length) {
+SlidingWindows::Stats Brute(const std::vector<std::pair<int64_t, double>>& events, int64_t as_of,
+                            int64_t length) {
   SlidingWindows::Stats s;
   for (const auto& [ts, amount] : events) {
     if (ts <= as_of && ts > as_of - length) {

@@ -52,7 +52,8 @@ Result<std::shared_ptr<const FixedRules>> FixedRules::Create(
   std::vector<std::string> blocked(rules->block_accounts_.begin(), rules->block_accounts_.end());
   std::sort(blocked.begin(), blocked.end());
   for (const auto& b : blocked) canonical += "block_account " + b + "\n";
-  canonical += "velocity_review_count_1h " + std::to_string(options.velocity_review_count_1h) + "\n";
+  canonical +=
+      "velocity_review_count_1h " + std::to_string(options.velocity_review_count_1h) + "\n";
   canonical += "model_review_score " + FormatScore(options.model_review_score) + "\n";
   canonical += "model_block_score " + FormatScore(options.model_block_score) + "\n";
   rules->ref_ = PolicyRef{"fixed-1", Sha256Hex(canonical)};
@@ -62,8 +63,7 @@ Result<std::shared_ptr<const FixedRules>> FixedRules::Create(
 PolicyResult FixedRules::Evaluate(const Transaction& txn, const FeatureView& features,
                                   std::optional<double> model_score) const {
   PolicyResult result;
-  auto raise = [&result](Outcome outcome, std::string code, std::string rule,
-                         std::string message) {
+  auto raise = [&result](Outcome outcome, std::string code, std::string rule, std::string message) {
     result.outcome = std::max(result.outcome, outcome);
     result.reasons.push_back({std::move(code), std::move(rule), std::move(message)});
   };
