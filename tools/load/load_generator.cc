@@ -1,0 +1,365 @@
+#include "load/load_generator.h"
+
+#define BOOST_BEAST_USE_STD_STRING_VIEW
+#include <boost/asio.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <chrono>
+#include <deque>
+#include <memory>
+#include <optional>
+#include <random>
+
+#include "common/rfc3339.h"
+
+namespace load {
+namespace {
+
+namespace net = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+using tcp = net::ip::tcp;
+using Clock = std::chrono::steady_clock;
+
+struct Pending {
+  Clock::time_point intended;
+  std::string klass;
+  std::string body;
+};
+
+class Runner;
+
+class Connection : public std::enable_shared_from_this<Connection> {
+ public:
+  Connection(Runner& runner, net::io_context& ioc) : runner_(runner), socket_(ioc) {}
+  void Connect(const tcp::endpoint& endpoint);
+  void Send(Pending request);
+  bool idle() const { return connected_ && !busy_; }
+  void Close() {
+    beast::error_code ec;
+    socket_.close(ec);
+  }
+
+ private:
+  void OnResponse(beast::error_code ec);
+
+  Runner& runner_;
+  tcp::socket socket_;
+  tcp::endpoint endpoint_;
+  beast::flat_buffer buffer_;
+  std::optional<http::response_parser<http::string_body>> parser_;
+  std::string wire_;
+  Pending current_;
+  bool connected_ = false;
+  bool busy_ = false;
+};
+
+class Runner {
+ public:
+  explicit Runner(const LoadOptions& options) : options_(options), rng_(options.seed) {
+    double total = 0;
+    for (const auto& [name, share] : options.mix) total += share;
+    double cumulative = 0;
+    for (const auto& [name, share] : options.mix) {
+      cumulative += share / total;
+      classes_.emplace_back(cumulative, name);
+      result_.by_class[name];
+    }
+  }
+
+  LoadResult Run() {
+    tcp::endpoint endpoint(
+        net::ip::make_address(options_.host == "localhost" ? "127.0.0.1" : options_.host),
+        options_.port);
+    for (int i = 0; i < options_.connections; ++i) {
+      connections_.push_back(std::make_shared<Connection>(*this, ioc_));
+      connections_.back()->Connect(endpoint);
+    }
+    start_ = Clock::now();
+    window_end_ = start_ + std::chrono::duration_cast<Clock::duration>(
+                               std::chrono::duration<double>(options_.duration_s));
+    next_intended_ = start_;
+    ScheduleNext();
+    ioc_.run();
+    result_.rate_per_s = options_.rate_per_s;
+    result_.window_s = options_.duration_s;
+    result_.elapsed_s = std::chrono::duration<double>(Clock::now() - start_).count();
+    for (auto& [name, stats] : result_.by_class) result_.overall.Merge(stats);
+    return result_;
+  }
+
+  // A connection is free: it takes the oldest waiting request.
+  void OnIdle(Connection& connection) {
+    if (!backlog_.empty()) {
+      Pending next = std::move(backlog_.front());
+      backlog_.pop_front();
+      connection.Send(std::move(next));
+    } else {
+      MaybeFinish();
+    }
+  }
+
+  void OnAnswer(const Pending& request, int status, std::string_view body) {
+    ClassStats& stats = result_.by_class[request.klass];
+    const int64_t micros =
+        std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - request.intended)
+            .count();
+    ++stats.status[status];
+    if (status == 0) return;  // connection error: not an answer
+    ++stats.answered;
+    stats.latency.Record(micros);
+    auto deadline = options_.deadline_us.find(request.klass);
+    if (status == 200 && deadline != options_.deadline_us.end() && micros <= deadline->second) {
+      ++stats.within_deadline;
+    }
+    if (body.find("\"path\":\"fallback\"") != std::string_view::npos) ++stats.fallback;
+    --outstanding_;
+  }
+
+  void OnLost(const Pending& request) {
+    ++result_.by_class[request.klass].status[0];
+    --outstanding_;
+  }
+
+  void Requeue(Pending request) { backlog_.push_front(std::move(request)); }
+
+  const LoadOptions& options() const { return options_; }
+
+ private:
+  void ScheduleNext() {
+    timer_.expires_at(next_intended_);
+    timer_.async_wait([this](beast::error_code ec) {
+      if (ec) return;
+      const auto now = Clock::now();
+      while (next_intended_ <= now && next_intended_ < window_end_ &&
+             issued_ < options_.max_requests) {
+        Issue(next_intended_);
+        next_intended_ += Gap();
+      }
+      if (next_intended_ < window_end_ && issued_ < options_.max_requests) {
+        ScheduleNext();
+      } else {
+        sending_done_ = true;
+        StartDrain();
+      }
+    });
+  }
+
+  Clock::duration Gap() {
+    double seconds = 1.0 / options_.rate_per_s;
+    if (options_.poisson) {
+      std::exponential_distribution<double> exp(options_.rate_per_s);
+      seconds = exp(rng_);
+    }
+    return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+  }
+
+  void Issue(Clock::time_point intended) {
+    Pending request;
+    request.intended = intended;
+    std::uniform_real_distribution<double> uniform(0, 1);
+    double pick = uniform(rng_);
+    request.klass = classes_.back().second;
+    for (const auto& [bound, name] : classes_) {
+      if (pick <= bound) {
+        request.klass = name;
+        break;
+      }
+    }
+    request.body = MakeBody(request.klass);
+    ++result_.by_class[request.klass].sent;
+    ++issued_;
+    ++outstanding_;
+    for (auto& connection : connections_) {
+      if (connection->idle()) return connection->Send(std::move(request));
+    }
+    backlog_.push_back(std::move(request));
+  }
+
+  std::string MakeBody(const std::string& klass) {
+    const uint64_t n = issued_;
+    if (!options_.input_lines.empty()) {
+      std::string line = options_.input_lines[n % options_.input_lines.size()];
+      const uint64_t round = n / options_.input_lines.size();
+      if (round > 0) {  // keep transaction ids unique when the input wraps around
+        size_t key = line.find("\"transaction_id\"");
+        size_t open = key == std::string::npos ? key : line.find('"', line.find(':', key) + 1);
+        size_t close = open == std::string::npos ? open : line.find('"', open + 1);
+        if (close != std::string::npos) line.insert(close, "-r" + std::to_string(round));
+      }
+      if (line.find("\"priority\"") == std::string::npos && !line.empty() && line[0] == '{') {
+        line.insert(1, "\"priority\":\"" + klass + "\",");
+      }
+      return line;
+    }
+    std::uniform_int_distribution<int> account(0, options_.accounts - 1);
+    std::uniform_int_distribution<int> cents(100, 2'000'000);
+    const int64_t now_us = std::chrono::duration_cast<std::chrono::microseconds>(
+                               std::chrono::system_clock::now().time_since_epoch())
+                               .count();
+    int amount = cents(rng_);
+    return "{\"transaction_id\":\"load-" + std::to_string(options_.seed) + "-" +
+           std::to_string(start_.time_since_epoch().count() % 1'000'000'007) + "-" +
+           std::to_string(n) + "\",\"timestamp\":\"" + verdict::FormatRfc3339Micros(now_us) +
+           "\",\"amount\":\"" + std::to_string(amount / 100) + "." +
+           std::to_string(10 + amount % 90) +
+           "\",\"currency\":\"USD\",\"sender\":{\"account\":"
+           "\"L-" +
+           std::to_string(account(rng_)) +
+           "\",\"country\":\"US\"},\"receiver\":{"
+           "\"account\":\"L-" +
+           std::to_string(account(rng_)) +
+           "\",\"country\":\"GB\"},"
+           "\"channel\":\"wire\",\"type\":\"transfer\",\"priority\":\"" +
+           klass + "\"}";
+  }
+
+  void StartDrain() {
+    drain_timer_.expires_after(std::chrono::duration_cast<Clock::duration>(
+        std::chrono::duration<double>(options_.drain_s)));
+    drain_timer_.async_wait([this](beast::error_code ec) {
+      if (!ec) Finish();
+    });
+    MaybeFinish();
+  }
+
+  void MaybeFinish() {
+    if (sending_done_ && outstanding_ == 0) Finish();
+  }
+
+  void Finish() {
+    if (finished_) return;
+    finished_ = true;
+    // What never got an answer stays counted as sent and not answered.
+    backlog_.clear();
+    drain_timer_.cancel();
+    for (auto& connection : connections_) connection->Close();
+    ioc_.stop();
+  }
+
+  const LoadOptions& options_;
+  net::io_context ioc_;
+  net::steady_timer timer_{ioc_};
+  net::steady_timer drain_timer_{ioc_};
+  std::mt19937_64 rng_;
+  std::vector<std::pair<double, std::string>> classes_;
+  std::vector<std::shared_ptr<Connection>> connections_;
+  std::deque<Pending> backlog_;
+  Clock::time_point start_, window_end_, next_intended_;
+  uint64_t issued_ = 0;
+  int64_t outstanding_ = 0;
+  bool sending_done_ = false;
+  bool finished_ = false;
+  LoadResult result_;
+};
+
+void Connection::Connect(const tcp::endpoint& endpoint) {
+  endpoint_ = endpoint;
+  socket_.async_connect(endpoint, [self = shared_from_this()](beast::error_code ec) {
+    if (ec) {
+      // Retry shortly; the run's clock keeps going, so refused connections show as latency.
+      auto timer = std::make_shared<net::steady_timer>(self->socket_.get_executor());
+      timer->expires_after(std::chrono::milliseconds(100));
+      timer->async_wait([self, timer](beast::error_code) {
+        beast::error_code ignored;
+        self->socket_.close(ignored);
+        self->Connect(self->endpoint_);
+      });
+      return;
+    }
+    beast::error_code ignored;
+    self->socket_.set_option(tcp::no_delay(true), ignored);
+    self->connected_ = true;
+    self->runner_.OnIdle(*self);
+  });
+}
+
+void Connection::Send(Pending request) {
+  busy_ = true;
+  current_ = std::move(request);
+  const LoadOptions& o = runner_.options();
+  wire_ = "POST " + o.path + " HTTP/1.1\r\nHost: " + o.host +
+          "\r\nContent-Type: application/json\r\nContent-Length: " +
+          std::to_string(current_.body.size()) + "\r\n";
+  for (const auto& [name, value] : o.headers) wire_ += name + ": " + value + "\r\n";
+  wire_ += "\r\n";
+  wire_ += current_.body;
+  net::async_write(
+      socket_, net::buffer(wire_), [self = shared_from_this()](beast::error_code ec, size_t) {
+        if (ec) return self->OnResponse(ec);
+        self->parser_.emplace();
+        self->parser_->body_limit(64 << 20);
+        http::async_read(self->socket_, self->buffer_, *self->parser_,
+                         [self](beast::error_code read_ec, size_t) { self->OnResponse(read_ec); });
+      });
+}
+
+void Connection::OnResponse(beast::error_code ec) {
+  busy_ = false;
+  if (ec) {
+    // The connection broke: the request is lost (counted), and the connection is rebuilt.
+    runner_.OnLost(current_);
+    connected_ = false;
+    buffer_.clear();
+    beast::error_code ignored;
+    socket_.close(ignored);
+    if (ec != net::error::operation_aborted) Connect(endpoint_);
+    return;
+  }
+  auto& response = parser_->get();
+  runner_.OnAnswer(current_, static_cast<int>(response.result_int()), response.body());
+  if (!response.keep_alive()) {
+    connected_ = false;
+    beast::error_code ignored;
+    socket_.close(ignored);
+    buffer_.clear();
+    Connect(endpoint_);
+    return;
+  }
+  runner_.OnIdle(*this);
+}
+
+}  // namespace
+
+void ClassStats::Merge(const ClassStats& other) {
+  sent += other.sent;
+  answered += other.answered;
+  within_deadline += other.within_deadline;
+  fallback += other.fallback;
+  for (const auto& [code, count] : other.status) status[code] += count;
+  latency.Merge(other.latency);
+}
+
+bool IsLoopbackHost(const std::string& host) {
+  if (host == "localhost" || host == "::1") return true;
+  beast::error_code ec;
+  auto address = net::ip::make_address(host, ec);
+  return !ec && address.is_loopback();
+}
+
+verdict::Result<LoadResult> RunLoad(const LoadOptions& options) {
+  if (!IsLoopbackHost(options.host)) {
+    return verdict::InvalidArgument("target host '" + options.host +
+                                        "' is not a loopback address; verdict-load only "
+                                        "targets 127.0.0.0/8 or ::1",
+                                    "--target");
+  }
+  if (!(options.rate_per_s > 0)) return verdict::InvalidArgument("rate must be > 0", "--rate");
+  if (!(options.duration_s > 0) || options.duration_s > 3600) {
+    return verdict::InvalidArgument("duration must be in (0, 3600] seconds", "--duration");
+  }
+  if (options.connections < 1 || options.connections > 10'000) {
+    return verdict::InvalidArgument("connections must be 1..10000", "--connections");
+  }
+  if (options.mix.empty()) return verdict::InvalidArgument("mix is empty", "--mix");
+  for (const auto& [name, share] : options.mix) {
+    if (name != "realtime" && name != "standard" && name != "bulk") {
+      return verdict::InvalidArgument("unknown class '" + name + "' in mix", "--mix");
+    }
+    if (!(share >= 0)) return verdict::InvalidArgument("mix shares must be >= 0", "--mix");
+  }
+  Runner runner(options);
+  return runner.Run();
+}
+
+}  // namespace load

@@ -1,0 +1,65 @@
+// The open-loop load generator: requests leave at their intended times (constant rate or
+// Poisson) whatever the server does, and latency is measured from the intended time, so a
+// stalled server shows as latency instead of as fewer requests (no coordinated omission).
+// RunLoad is blocking and single-threaded; it owns its io_context and connections.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "common/result.h"
+#include "load/latency_histogram.h"
+
+namespace load {
+
+struct LoadOptions {
+  std::string host = "127.0.0.1";  // loopback only: anything else is refused
+  uint16_t port = 8080;
+  std::string path = "/v1/decisions";
+  double rate_per_s = 1000;
+  double duration_s = 10;
+  int connections = 32;
+  bool poisson = false;
+  // Share of requests per priority class; normalized. Keys: realtime, standard, bulk.
+  std::map<std::string, double> mix = {{"standard", 1.0}};
+  // Deadline per class used to count `within_deadline` (the engine's defaults).
+  std::map<std::string, int64_t> deadline_us = {
+      {"realtime", 50'000}, {"standard", 200'000}, {"bulk", 2'000'000}};
+  // Transaction JSON objects, one per line (e.g. converted simulator output); empty: generate.
+  std::vector<std::string> input_lines;
+  std::vector<std::pair<std::string, std::string>> headers;
+  uint64_t max_requests = 50'000'000;
+  // After the sending window closes, how long to wait for answers still outstanding.
+  double drain_s = 5;
+  uint64_t seed = 1;
+  int accounts = 10'000;  // generated traffic: distinct sender/receiver accounts
+};
+
+struct ClassStats {
+  uint64_t sent = 0;  // intended requests (each counts, answered or not)
+  uint64_t answered = 0;
+  uint64_t within_deadline = 0;    // HTTP 200 within the class deadline
+  uint64_t fallback = 0;           // answered with "path":"fallback"
+  std::map<int, uint64_t> status;  // HTTP code -> count; 0 = connection error
+  LatencyHistogram latency;
+  void Merge(const ClassStats& other);
+};
+
+struct LoadResult {
+  double rate_per_s = 0;
+  double elapsed_s = 0;  // sending window plus drain
+  double window_s = 0;   // sending window
+  ClassStats overall;
+  std::map<std::string, ClassStats> by_class;
+};
+
+// Refuses non-loopback targets and bad options with a Status naming the option.
+verdict::Result<LoadResult> RunLoad(const LoadOptions& options);
+
+// True for 127.0.0.0/8, ::1 and "localhost".
+bool IsLoopbackHost(const std::string& host);
+
+}  // namespace load

@@ -1,0 +1,152 @@
+// verdict-load: open-loop HTTP/1.1 load generator for loopback targets (issue 7's interface).
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "common/json_writer.h"
+#include "load/load_generator.h"
+#include "load/load_report.h"
+
+namespace {
+
+// "http://127.0.0.1:8080/v1/decisions" -> host, port, path.
+bool ParseTarget(const std::string& url, load::LoadOptions* o, std::string* error) {
+  const std::string scheme = "http://";
+  if (url.rfind(scheme, 0) != 0) {
+    *error = "--target must start with http://";
+    return false;
+  }
+  std::string rest = url.substr(scheme.size());
+  size_t slash = rest.find('/');
+  std::string authority = rest.substr(0, slash);
+  if (slash != std::string::npos && slash + 1 < rest.size()) o->path = rest.substr(slash);
+  size_t colon = authority.rfind(':');
+  if (colon == std::string::npos) {
+    *error = "--target needs a port, e.g. http://127.0.0.1:8080";
+    return false;
+  }
+  std::string host = authority.substr(0, colon);
+  if (host.size() > 2 && host.front() == '[') host = host.substr(1, host.size() - 2);
+  o->host = host;
+  try {
+    int port = std::stoi(authority.substr(colon + 1));
+    if (port < 1 || port > 65535) throw std::out_of_range("port");
+    o->port = static_cast<uint16_t>(port);
+  } catch (const std::exception&) {
+    *error = "--target has a bad port";
+    return false;
+  }
+  return true;
+}
+
+bool ParseMix(const std::string& text, load::LoadOptions* o, std::string* error) {
+  o->mix.clear();
+  std::stringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    size_t eq = item.find('=');
+    if (eq == std::string::npos) {
+      *error = "--mix items are CLASS=SHARE, e.g. realtime=0.1,standard=0.9";
+      return false;
+    }
+    try {
+      o->mix[item.substr(0, eq)] = std::stod(item.substr(eq + 1));
+    } catch (const std::exception&) {
+      *error = "--mix share '" + item.substr(eq + 1) + "' is not a number";
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app("verdict-load: open-loop HTTP/1.1 load generator (loopback targets only)",
+               "verdict-load");
+  load::LoadOptions options;
+  std::string target = "http://127.0.0.1:8080";
+  std::string mix;
+  std::string input;
+  std::vector<std::string> headers;
+  std::vector<double> ramp;
+  int64_t knee_p99_us = 2000;
+  bool json = false;
+  app.add_option("--target", target, "http://127.0.0.1:PORT[/path] (default path /v1/decisions)");
+  app.add_option("--rate", options.rate_per_s, "Requests per second offered");
+  app.add_option("--duration", options.duration_s, "Seconds of sending (per ramp step)");
+  app.add_option("--connections", options.connections, "Keep-alive connections");
+  app.add_option("--mix", mix, "Priority mix, e.g. realtime=0.1,standard=0.5,bulk=0.4");
+  app.add_option("--input", input, "File of transaction JSON objects, one per line");
+  app.add_option("--header", headers, "Extra request header 'Name: value' (repeatable)");
+  app.add_flag("--poisson", options.poisson, "Poisson arrivals instead of a constant rate");
+  app.add_option("--ramp", ramp, "Rates to step through (comma-separated) to find the knee")
+      ->delimiter(',');
+  app.add_option("--knee-p99-us", knee_p99_us, "p99 limit that defines the knee in --ramp");
+  app.add_option("--max-requests", options.max_requests, "Upper bound on requests per step");
+  app.add_option("--drain", options.drain_s, "Seconds to wait for answers after sending");
+  app.add_option("--seed", options.seed, "Random seed");
+  app.add_flag("--json", json, "Print one JSON object on stdout");
+  CLI11_PARSE(app, argc, argv);
+
+  std::string error;
+  if (!ParseTarget(target, &options, &error) ||
+      (!mix.empty() && !ParseMix(mix, &options, &error))) {
+    std::fprintf(stderr, "verdict-load: %s\n", error.c_str());
+    return 2;
+  }
+  for (const std::string& h : headers) {
+    size_t colon = h.find(':');
+    if (colon == std::string::npos) {
+      std::fprintf(stderr, "verdict-load: --header '%s' is not 'Name: value'\n", h.c_str());
+      return 2;
+    }
+    size_t value = h.find_first_not_of(' ', colon + 1);
+    options.headers.emplace_back(h.substr(0, colon),
+                                 value == std::string::npos ? "" : h.substr(value));
+  }
+  if (!input.empty()) {
+    std::ifstream in(input);
+    if (!in) {
+      std::fprintf(stderr, "verdict-load: cannot read --input %s\n", input.c_str());
+      return 2;
+    }
+    for (std::string line; std::getline(in, line);) {
+      if (!line.empty()) options.input_lines.push_back(line);
+    }
+  }
+
+  std::vector<double> rates = ramp.empty() ? std::vector<double>{options.rate_per_s} : ramp;
+  std::vector<load::LoadResult> steps;
+  for (double rate : rates) {
+    options.rate_per_s = rate;
+    std::fprintf(stderr, "verdict-load: %.0f/s for %.1f s against %s:%u%s\n", rate,
+                 options.duration_s, options.host.c_str(), options.port, options.path.c_str());
+    auto result = load::RunLoad(options);
+    if (!result.ok()) {
+      std::fprintf(stderr, "verdict-load: %s\n", result.status().message().c_str());
+      return 2;
+    }
+    if (!json) std::fputs(load::ResultToText(*result).c_str(), stdout);
+    steps.push_back(std::move(result).value());
+  }
+  if (json) {
+    if (ramp.empty()) {
+      std::puts(load::ResultToJson(steps[0]).c_str());
+    } else {
+      std::string out = "{\"steps\":[";
+      for (size_t i = 0; i < steps.size(); ++i) {
+        out += (i ? "," : "") + load::ResultToJson(steps[i]);
+      }
+      out += "],\"knee_per_s\":";
+      verdict::JsonWriter(out).Double(load::KneeRate(steps, knee_p99_us));
+      out += "}";
+      std::puts(out.c_str());
+    }
+  } else if (!ramp.empty()) {
+    std::printf("knee (standard p99 <= %lld us, all within deadline): %.0f/s\n",
+                static_cast<long long>(knee_p99_us), load::KneeRate(steps, knee_p99_us));
+  }
+  return 0;
+}
