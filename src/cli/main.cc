@@ -2,6 +2,7 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 
+#include "cli/audit_command.h"
 #include "cli/serve_command.h"
 
 namespace {
@@ -26,6 +27,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   RegisterVersionCommand(app);
   verdict::RegisterServeCommand(app);
+  verdict::RegisterAuditCommand(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,0 +1,150 @@
+#include "cli/audit_command.h"
+
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "common/json_writer.h"
+#include "common/rfc3339.h"
+#include "journal/exporter.h"
+#include "journal/verifier.h"
+
+namespace verdict {
+namespace {
+
+constexpr int kExitProblem = 1;
+constexpr int kExitError = 2;
+
+struct AuditArgs {
+  std::string data_dir;
+  std::string kek_file;
+  bool json = false;
+  std::string public_key_hex;
+  std::string id;
+  std::string tenant;
+  std::string from;
+  std::string to;
+  std::string account;
+  std::string out;
+};
+
+[[noreturn]] void Fail(const Status& status) {
+  std::cerr << "verdict audit: " << status.ToString() << "\n";
+  throw CLI::RuntimeError(kExitError);
+}
+
+// RFC 3339, or integer microseconds since the epoch.
+std::optional<int64_t> ParseTime(const std::string& text, const char* flag) {
+  if (text.empty()) return std::nullopt;
+  char* end = nullptr;
+  long long micros = std::strtoll(text.c_str(), &end, 10);
+  if (end != nullptr && *end == '\0') return micros;
+  Result<int64_t> parsed = ParseRfc3339Micros(text);
+  if (!parsed.ok()) Fail(InvalidArgument(parsed.status().message(), flag));
+  return *parsed;
+}
+
+void RunVerify(const AuditArgs& a) {
+  journal::VerifyOptions options;
+  options.data_dir = a.data_dir;
+  options.kek_file = a.kek_file;
+  if (!a.public_key_hex.empty()) {
+    options.trusted_public_key = journal::ParsePublicKeyHex(a.public_key_hex);
+    if (!options.trusted_public_key) {
+      Fail(InvalidArgument("--public-key must be 64 hex digits", "public-key"));
+    }
+  }
+  std::cerr << "verifying " << a.data_dir << " ...\n";
+  Result<journal::VerifyReport> report = journal::Verify(options);
+  if (!report.ok()) Fail(report.status());
+  if (a.json) {
+    std::cout << journal::VerifyReportToJson(*report) << "\n";
+  } else if (report->ok) {
+    std::cout << "OK: " << report->records << " records, " << report->checkpoints
+              << " signed checkpoints verified; root " << journal::ToHex(report->root) << "\n";
+  } else {
+    std::cout << "FAILED at record " << report->first_bad_seq << ": " << report->problem << "\n"
+              << report->records << " records verified before it\n";
+  }
+  if (!report->ok) throw CLI::RuntimeError(kExitProblem);
+}
+
+void RunShow(const AuditArgs& a) {
+  Result<std::unique_ptr<journal::JournalReader>> reader =
+      journal::JournalReader::Open(a.data_dir, a.kek_file);
+  if (!reader.ok()) Fail(reader.status());
+  Result<std::vector<journal::JournalRecord>> found = (*reader)->Find(a.id, a.tenant);
+  if (!found.ok()) Fail(found.status());
+  if (found->empty()) {
+    std::cerr << "verdict audit: no decision or transaction " << a.id << "\n";
+    throw CLI::RuntimeError(kExitProblem);
+  }
+  for (const journal::JournalRecord& record : *found) {
+    std::cout << journal::RecordToJson(record) << "\n";
+  }
+}
+
+void RunExport(const AuditArgs& a) {
+  journal::ExportFilter filter;
+  filter.from_us = ParseTime(a.from, "from");
+  filter.to_us = ParseTime(a.to, "to");
+  filter.account = a.account;
+  filter.tenant = a.tenant;
+  Result<std::unique_ptr<journal::JournalReader>> reader =
+      journal::JournalReader::Open(a.data_dir, a.kek_file);
+  if (!reader.ok()) Fail(reader.status());
+  std::ofstream file;
+  if (!a.out.empty()) {
+    file.open(a.out, std::ios::binary | std::ios::trunc);
+    if (!file) Fail(Unavailable("cannot open " + a.out + " for writing"));
+  }
+  std::ostream& out = a.out.empty() ? std::cout : file;
+  Result<uint64_t> written = (*reader)->ExportJsonLines(filter, out);
+  if (!written.ok()) Fail(written.status());
+  out.flush();
+  if (!out) Fail(Unavailable("writing the export failed"));
+  std::cerr << "exported " << *written << " records\n";
+}
+
+}  // namespace
+
+void RegisterAuditCommand(CLI::App& app) {
+  auto args = std::make_shared<AuditArgs>();
+  CLI::App* audit = app.add_subcommand("audit", "Verify, show and export the decision journal");
+  audit->require_subcommand(1);
+
+  auto common = [&args](CLI::App* cmd) {
+    cmd->add_option("--data-dir", args->data_dir, "The engine's data directory")->required();
+    cmd->add_option("--kek-file", args->kek_file,
+                    "Key-encryption key file, to read encrypted record payloads");
+  };
+
+  CLI::App* verify = audit->add_subcommand(
+      "verify", "Check the hash chain, Merkle roots and checkpoint signatures");
+  common(verify);
+  verify->add_flag("--json", args->json, "Print the report as JSON on stdout");
+  verify->add_option("--public-key", args->public_key_hex,
+                     "Trusted Ed25519 public key (hex); default: the data dir's .pub file");
+  verify->callback([args] { RunVerify(*args); });
+
+  CLI::App* show =
+      audit->add_subcommand("show", "Print one decision by decision or transaction id");
+  common(show);
+  show->add_option("id", args->id, "Decision id (UUID) or transaction id")->required();
+  show->add_option("--tenant", args->tenant, "Tenant of the transaction id (default: any)");
+  show->callback([args] { RunShow(*args); });
+
+  CLI::App* exp = audit->add_subcommand("export", "Write decisions as JSON Lines");
+  common(exp);
+  exp->add_option("--from", args->from, "Decided at or after (RFC 3339 or epoch micros)");
+  exp->add_option("--to", args->to, "Decided before (RFC 3339 or epoch micros)");
+  exp->add_option("--account", args->account, "Only decisions touching this account");
+  exp->add_option("--tenant", args->tenant, "Only this tenant's decisions");
+  exp->add_option("--out", args->out, "Output file (default: stdout)");
+  exp->callback([args] { RunExport(*args); });
+}
+
+}  // namespace verdict

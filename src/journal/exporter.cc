@@ -1,0 +1,169 @@
+#include "journal/exporter.h"
+
+#include <algorithm>
+#include <filesystem>
+
+#include "common/rfc3339.h"
+#include "journal/stored_record.h"
+
+namespace verdict::journal {
+
+void WriteRecordJson(const JournalRecord& rec, JsonWriter& w) {
+  const Decision& d = rec.decision;
+  w.BeginObject();
+  w.Key("seq").Uint(rec.seq);
+  w.Key("record_hash").String(ToHex(rec.record_hash));
+  w.Key("prev_hash").String(ToHex(rec.prev_hash));
+  w.Key("decided_at").String(FormatRfc3339Micros(rec.decided_at_us));
+  w.Key("timestamp").String(FormatRfc3339Micros(rec.timestamp_us));
+  w.Key("tenant").String(rec.tenant);
+  w.Key("principal").String(rec.principal);
+  w.Key("transaction_id").String(d.transaction_id);
+  w.Key("input_sha256").String(ToHex(rec.input_sha256));
+  w.Key("canonical_input").String(rec.canonical_input);
+  w.Key("accounts").BeginArray();
+  for (const std::string& a : rec.accounts) w.String(a);
+  w.EndArray();
+  w.Key("feature_schema_version").String(rec.feature_schema_version);
+  w.Key("features").BeginArray();
+  for (double f : rec.features) w.Double(f);
+  w.EndArray();
+  if (!rec.feature_names.empty()) {
+    w.Key("feature_names").BeginArray();
+    for (const std::string& n : rec.feature_names) w.String(n);
+    w.EndArray();
+  }
+  w.Key("decision").BeginObject();
+  w.Key("decision_id").String(d.decision_id.ToString());
+  w.Key("transaction_id").String(d.transaction_id);
+  w.Key("outcome").String(OutcomeName(d.outcome));
+  w.Key("score").Double(d.score);
+  w.Key("path").String(DecisionPathName(d.path));
+  w.Key("reasons").BeginArray();
+  for (const Reason& r : d.reasons) {
+    w.BeginObject();
+    w.Key("code").String(r.code).Key("rule").String(r.rule).Key("message").String(r.message);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Key("contributions").BeginArray();
+  for (const Contribution& c : d.contributions) {
+    w.BeginObject();
+    w.Key("feature").String(c.feature).Key("value").Double(c.value);
+    w.Key("contribution").Double(c.contribution);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Key("model").BeginObject();
+  w.Key("name").String(d.model.name).Key("version").String(d.model.version);
+  w.Key("sha256").String(d.model.sha256);
+  w.EndObject();
+  w.Key("policy").BeginObject();
+  w.Key("version").String(d.policy.version).Key("sha256").String(d.policy.sha256);
+  w.EndObject();
+  const StageTimings& t = d.timings;
+  w.Key("timings_us").BeginObject();
+  w.Key("queue").Int(t.queue_us).Key("features").Int(t.features_us);
+  w.Key("model").Int(t.model_us).Key("policy").Int(t.policy_us);
+  w.Key("journal").Int(t.journal_us).Key("total").Int(t.total_us);
+  w.EndObject();
+  w.EndObject();
+  w.EndObject();
+}
+
+std::string RecordToJson(const JournalRecord& record) {
+  std::string out;
+  JsonWriter w(out);
+  WriteRecordJson(record, w);
+  return out;
+}
+
+Result<std::unique_ptr<JournalReader>> JournalReader::Open(const std::string& data_dir,
+                                                           const std::string& kek_file) {
+  if (!std::filesystem::exists(data_dir + "/CURRENT")) return NotFound("no journal in " + data_dir);
+  auto reader = std::unique_ptr<JournalReader>(new JournalReader());
+  StoreOptions options;
+  options.data_dir = data_dir;
+  options.read_only = true;
+  options.create_if_missing = false;
+  VERDICT_ASSIGN_OR_RETURN(reader->store_, JournalStore::Open(options));
+  if (!kek_file.empty()) {
+    VERDICT_ASSIGN_OR_RETURN(reader->cipher_, PayloadCipher::FromKekFile(kek_file));
+    uint32_t max_id = 0;
+    VERDICT_RETURN_IF_ERROR(LoadDataKeys(*reader->store_, *reader->cipher_, &max_id));
+  }
+  return reader;
+}
+
+Result<std::optional<JournalRecord>> JournalReader::ReadRecord(uint64_t seq) const {
+  VERDICT_ASSIGN_OR_RETURN(std::optional<std::string> stored,
+                           store_->Get(Cf::kRecords, SeqKey(seq)));
+  if (!stored) return std::optional<JournalRecord>();
+  VERDICT_ASSIGN_OR_RETURN(JournalRecord record, DecodeStoredEntry(*stored, cipher_.get()));
+  return std::optional<JournalRecord>(std::move(record));
+}
+
+Result<std::vector<JournalRecord>> JournalReader::Find(std::string_view id,
+                                                       std::string_view tenant) const {
+  std::vector<uint64_t> seqs;
+  if (std::optional<Uuid> uuid = Uuid::Parse(id)) {
+    VERDICT_ASSIGN_OR_RETURN(
+        std::optional<std::string> seq,
+        store_->Get(Cf::kByDecision,
+                    std::string_view(reinterpret_cast<const char*>(uuid->bytes.data()), 16)));
+    if (seq) seqs.push_back(ParseSeqKey(*seq));
+  }
+  if (!tenant.empty()) {
+    VERDICT_ASSIGN_OR_RETURN(std::optional<std::string> seq,
+                             store_->Get(Cf::kByTransaction, TransactionKey(tenant, id)));
+    if (seq) seqs.push_back(ParseSeqKey(*seq));
+  } else {
+    // Keys are tenant \0 transaction id: scan for the suffix (audit use, not a hot path).
+    std::string suffix = std::string(1, '\0') + std::string(id);
+    std::unique_ptr<rocksdb::Iterator> it = store_->NewIterator(Cf::kByTransaction);
+    for (it->SeekToFirst(); it->Valid(); it->Next()) {
+      std::string_view key = it->key().ToStringView();
+      if (key.ends_with(suffix) && key.find('\0') == key.size() - suffix.size()) {
+        seqs.push_back(ParseSeqKey(it->value().ToStringView()));
+      }
+    }
+    VERDICT_RETURN_IF_ERROR(FromRocks(it->status(), "scanning the transaction index"));
+  }
+  std::sort(seqs.begin(), seqs.end());
+  seqs.erase(std::unique(seqs.begin(), seqs.end()), seqs.end());
+  std::vector<JournalRecord> out;
+  for (uint64_t seq : seqs) {
+    VERDICT_ASSIGN_OR_RETURN(std::optional<JournalRecord> record, ReadRecord(seq));
+    if (record) out.push_back(std::move(*record));
+  }
+  return out;
+}
+
+Result<uint64_t> JournalReader::ExportJsonLines(const ExportFilter& filter,
+                                                std::ostream& out) const {
+  uint64_t written = 0;
+  std::string line;
+  std::unique_ptr<rocksdb::Iterator> it = store_->NewIterator(Cf::kRecords);
+  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    VERDICT_ASSIGN_OR_RETURN(JournalRecord rec,
+                             DecodeStoredEntry(it->value().ToStringView(), cipher_.get()));
+    if (filter.from_us && rec.decided_at_us < *filter.from_us) continue;
+    if (filter.to_us && rec.decided_at_us >= *filter.to_us) continue;
+    if (!filter.tenant.empty() && rec.tenant != filter.tenant) continue;
+    if (!filter.account.empty() &&
+        std::find(rec.accounts.begin(), rec.accounts.end(), filter.account) == rec.accounts.end()) {
+      continue;
+    }
+    line.clear();
+    JsonWriter w(line);
+    WriteRecordJson(rec, w);
+    line += '\n';
+    out << line;
+    if (!out) return Unavailable("cannot write the export");
+    ++written;
+  }
+  VERDICT_RETURN_IF_ERROR(FromRocks(it->status(), "reading records"));
+  return written;
+}
+
+}  // namespace verdict::journal

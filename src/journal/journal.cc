@@ -1,0 +1,596 @@
+#include "journal/journal.h"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <chrono>
+#include <future>
+
+#include "journal/bytes.h"
+#include "journal/hash_chain.h"
+#include "journal/head.h"
+#include "journal/stored_record.h"
+
+namespace verdict::journal {
+
+struct Journal::Pending {
+  uint64_t seq = 0;
+  JournalRecord record;  // kept for idempotency lookups until durable
+  std::string payload;   // canonical payload, encoded by the submitting thread
+  std::string txn_key;
+  std::vector<StateUpdate> state_updates;
+  CommitCallback done;
+};
+
+namespace {
+
+std::vector<double> GroupSizeBuckets() {
+  std::vector<double> b;
+  for (double v = 1; v <= 16384; v *= 2) b.push_back(v);
+  return b;
+}
+
+std::string_view DecisionIdKey(const Uuid& id) {
+  return {reinterpret_cast<const char*>(id.bytes.data()), id.bytes.size()};
+}
+
+}  // namespace
+
+Journal::Journal(const JournalOptions& options)
+    : options_(options), clock_(options.clock ? *options.clock : SystemClock::Instance()) {}
+
+Result<std::unique_ptr<Journal>> Journal::Open(const JournalOptions& options) {
+  if (options.data_dir.empty()) return InvalidArgument("journal data_dir is empty", "data_dir");
+  if (options.checkpoint_every_records == 0 || options.max_group_size == 0 ||
+      options.max_pending == 0) {
+    return InvalidArgument(
+        "journal checkpoint_every_records, max_group_size and max_pending "
+        "must be positive");
+  }
+  auto journal = std::unique_ptr<Journal>(new Journal(options));
+  VERDICT_RETURN_IF_ERROR(journal->Recover());
+  journal->writer_ = std::thread([j = journal.get()] { j->WriterLoop(); });
+  return journal;
+}
+
+Status Journal::Recover() {
+  int64_t start_ns = clock_.MonotonicNanos();
+  if (MetricsRegistry* m = options_.metrics) {
+    commits_total_ = m->GetCounter("verdict_journal_commits_total", "Journal group commits.");
+    records_total_ =
+        m->GetCounter("verdict_journal_records_total", "Journal records made durable.");
+    failures_total_ = m->GetCounter("verdict_journal_failures_total",
+                                    "Journal write or sync failures (each fails it closed).");
+    group_size_ = m->GetHistogram("verdict_journal_group_size", "Records per group commit.",
+                                  GroupSizeBuckets());
+    commit_seconds_ =
+        m->GetHistogram("verdict_journal_commit_seconds",
+                        "Time to write and sync one group commit.", LatencyBucketsSeconds());
+    recovery_gauge_ = m->GetGauge("verdict_journal_recovery_seconds",
+                                  "Time the last start spent recovering from the journal.");
+    healthy_gauge_ = m->GetGauge("verdict_journal_healthy", "1 while the journal accepts writes.");
+  }
+
+  StoreOptions store_options;
+  store_options.data_dir = options_.data_dir;
+  store_options.file_system = options_.file_system;
+  VERDICT_ASSIGN_OR_RETURN(store_, JournalStore::Open(store_options));
+  VERDICT_ASSIGN_OR_RETURN(signer_, CheckpointSigner::LoadOrCreate(options_.data_dir));
+
+  VERDICT_ASSIGN_OR_RETURN(std::optional<std::string> head_bytes,
+                           store_->Get(Cf::kMeta, kMetaHeadKey));
+  JournalHead head;
+  if (head_bytes) {
+    VERDICT_ASSIGN_OR_RETURN(head, DecodeHead(*head_bytes));
+  }
+  // The head and the records are written in one batch, so they agree unless the store was
+  // altered; refuse to extend a chain whose end we cannot vouch for.
+  if (head.last_seq > 0) {
+    VERDICT_ASSIGN_OR_RETURN(std::optional<std::string> last,
+                             store_->Get(Cf::kRecords, SeqKey(head.last_seq)));
+    if (!last) {
+      return Status(StatusCode::kFailedPrecondition,
+                    "journal head names record " + std::to_string(head.last_seq) +
+                        ", which is missing; run `verdict audit verify`");
+    }
+    Result<EntryView> entry = DecodeEntry(*last);
+    if (!entry.ok() || entry->record_hash != head.last_hash || entry->seq != head.last_seq) {
+      return Status(StatusCode::kFailedPrecondition,
+                    "journal head does not match the last record; run `verdict audit verify`");
+    }
+  }
+  VERDICT_ASSIGN_OR_RETURN(std::optional<std::string> beyond,
+                           store_->Get(Cf::kRecords, SeqKey(head.last_seq + 1)));
+  if (beyond) {
+    return Status(StatusCode::kFailedPrecondition,
+                  "journal has records beyond its head; run `verdict audit verify`");
+  }
+  next_seq_ = head.last_seq + 1;
+  durable_seq_ = head.last_seq;
+  durable_hash_ = head.last_hash;
+  chain_hash_ = head.last_hash;
+  merkle_ = head.merkle;
+
+  {
+    std::unique_ptr<rocksdb::Iterator> it = store_->NewIterator(Cf::kCheckpoints);
+    it->SeekToLast();
+    if (it->Valid()) {
+      Result<Checkpoint> cp = DecodeCheckpoint(it->value().ToStringView());
+      if (!cp.ok()) return Status(StatusCode::kFailedPrecondition, "latest checkpoint is corrupt");
+      checkpoint_size_ = cp->tree_size;
+    }
+    VERDICT_RETURN_IF_ERROR(FromRocks(it->status(), "reading checkpoints"));
+  }
+  checkpoint_time_us_ = clock_.NowMicros();
+
+  if (!options_.kek_file.empty()) {
+    VERDICT_ASSIGN_OR_RETURN(cipher_, PayloadCipher::FromKekFile(options_.kek_file));
+    uint32_t max_id = 0;
+    VERDICT_RETURN_IF_ERROR(LoadDataKeys(*store_, *cipher_, &max_id));
+    // A fresh data key per open keeps (key, nonce = seq) pairs unique even if a crash lost the
+    // tail of a previous run whose sequence numbers are now reused.
+    VERDICT_ASSIGN_OR_RETURN(std::string wrapped, cipher_->NewDataKey(max_id + 1));
+    std::string key(kMetaDekPrefix);
+    ByteWriter(key).U32(max_id + 1);
+    rocksdb::WriteBatch batch;
+    batch.Put(store_->handle(Cf::kMeta), key, wrapped);
+    VERDICT_RETURN_IF_ERROR(store_->Write(batch, /*sync=*/true));
+  }
+
+  if (options_.on_recovered_state) {
+    VERDICT_RETURN_IF_ERROR(ForEachAccountState(options_.on_recovered_state));
+  }
+
+  recovery_seconds_ = static_cast<double>(clock_.MonotonicNanos() - start_ns) / 1e9;
+  if (recovery_gauge_) recovery_gauge_->Set(recovery_seconds_);
+  if (healthy_gauge_) healthy_gauge_->Set(1);
+  spdlog::info("journal: recovered {} records from {} in {:.3f} s; checkpoint key {}",
+               head.last_seq, options_.data_dir, recovery_seconds_,
+               ToHex(std::string_view(reinterpret_cast<const char*>(signer_->public_key().data()),
+                                      signer_->public_key().size())));
+  if (options_.durability == Durability::kAsync) {
+    spdlog::warn(
+        "journal: durability = \"async\": decisions are acknowledged BEFORE they are on "
+        "disk and can be lost on power failure; use only for benchmarks");
+  }
+  return Status::Ok();
+}
+
+Journal::~Journal() {
+  {
+    std::lock_guard lock(mu_);
+    stopping_ = true;
+  }
+  work_cv_.notify_all();
+  not_full_cv_.notify_all();
+  if (writer_.joinable()) writer_.join();
+}
+
+Result<bool> Journal::TransactionCommitted(const std::string& txn_key) const {
+  VERDICT_ASSIGN_OR_RETURN(std::optional<std::string> seq,
+                           store_->Get(Cf::kByTransaction, txn_key));
+  return seq.has_value();
+}
+
+Result<uint64_t> Journal::Enqueue(JournalEntry entry, CommitCallback done) {
+  VERDICT_RETURN_IF_ERROR(ValidateRecord(entry.record));
+  auto p = std::make_shared<Pending>();
+  // The journal, not the caller, vouches that input_sha256 is the hash of canonical_input.
+  entry.record.input_sha256 = Sha256(entry.record.canonical_input);
+  EncodeRecordPayload(entry.record, p->payload);
+  p->txn_key = TransactionKey(entry.record.tenant, entry.record.decision.transaction_id);
+  p->record = std::move(entry.record);
+  p->state_updates = std::move(entry.state_updates);
+  p->done = std::move(done);
+
+  // The store lookup runs outside the lock; committed_gen_ tells whether an entry left the
+  // pending map meanwhile (then it is in the store and the lookup is repeated under the lock).
+  uint64_t gen_before = 0;
+  if (options_.reject_duplicate_transactions) {
+    {
+      std::lock_guard lock(mu_);
+      gen_before = committed_gen_;
+    }
+    VERDICT_ASSIGN_OR_RETURN(bool exists, TransactionCommitted(p->txn_key));
+    if (exists) {
+      return Status(StatusCode::kAlreadyExists, "transaction already journaled", "transaction_id");
+    }
+  }
+
+  std::unique_lock lock(mu_);
+  not_full_cv_.wait(
+      lock, [&] { return queue_.size() < options_.max_pending || !failure_.ok() || stopping_; });
+  if (!failure_.ok()) return failure_;
+  if (stopping_) return Unavailable("journal is closing");
+  if (options_.reject_duplicate_transactions) {
+    if (pending_txn_.contains(p->txn_key)) {
+      return Status(StatusCode::kAlreadyExists, "transaction already pending", "transaction_id");
+    }
+    if (committed_gen_ != gen_before) {
+      VERDICT_ASSIGN_OR_RETURN(bool exists, TransactionCommitted(p->txn_key));
+      if (exists) {
+        return Status(StatusCode::kAlreadyExists, "transaction already journaled",
+                      "transaction_id");
+      }
+    }
+  }
+  p->seq = next_seq_++;
+  p->record.seq = p->seq;
+  pending_txn_[p->txn_key] = p;
+  bool was_empty = queue_.empty();
+  queue_.push_back(p);
+  lock.unlock();
+  if (was_empty) work_cv_.notify_one();
+  return p->seq;
+}
+
+void Journal::WhenDurable(uint64_t seq, std::function<void(const Status&)> done) {
+  Status now;
+  {
+    std::lock_guard lock(mu_);
+    if (!failure_.ok()) {
+      now = failure_;
+    } else if (seq > durable_seq_) {
+      waiters_.emplace(seq, std::move(done));
+      return;
+    }
+  }
+  done(now);
+}
+
+Status Journal::Flush() {
+  uint64_t target = 0;
+  {
+    std::lock_guard lock(mu_);
+    target = next_seq_ - 1;
+  }
+  std::promise<Status> promise;
+  std::future<Status> future = promise.get_future();
+  WhenDurable(target, [&promise](const Status& s) { promise.set_value(s); });
+  return future.get();
+}
+
+bool Journal::healthy() const {
+  std::lock_guard lock(mu_);
+  return failure_.ok();
+}
+
+Status Journal::health() const {
+  std::lock_guard lock(mu_);
+  return failure_;
+}
+
+uint64_t Journal::durable_sequence() const {
+  std::lock_guard lock(mu_);
+  return durable_seq_;
+}
+
+Digest Journal::last_hash() const {
+  std::lock_guard lock(mu_);
+  return durable_hash_;
+}
+
+bool Journal::CheckpointDueByTime() const {
+  return merkle_.size() > checkpoint_size_ &&
+         clock_.NowMicros() - checkpoint_time_us_ >= options_.checkpoint_interval_us;
+}
+
+void Journal::WriterLoop() {
+  std::vector<std::shared_ptr<Pending>> group;
+  while (true) {
+    bool stop = false;
+    {
+      std::unique_lock lock(mu_);
+      while (queue_.empty() && !stopping_ && !(failure_.ok() && CheckpointDueByTime())) {
+        // Poll the clock while a time-based checkpoint is outstanding (the clock may be manual).
+        if (failure_.ok() && merkle_.size() > checkpoint_size_) {
+          work_cv_.wait_for(lock, std::chrono::milliseconds(50));
+        } else {
+          work_cv_.wait(lock);
+        }
+      }
+      size_t n = std::min(queue_.size(), options_.max_group_size);
+      group.assign(std::make_move_iterator(queue_.begin()),
+                   std::make_move_iterator(queue_.begin() + static_cast<ptrdiff_t>(n)));
+      queue_.erase(queue_.begin(), queue_.begin() + static_cast<ptrdiff_t>(n));
+      stop = stopping_ && queue_.empty();
+    }
+    not_full_cv_.notify_all();
+    CommitGroup(group);
+    group.clear();
+    if (stop) break;
+  }
+}
+
+void Journal::CommitGroup(std::vector<std::shared_ptr<Pending>>& group) {
+  bool closing = false;
+  Status failure;
+  {
+    std::lock_guard lock(mu_);
+    failure = failure_;
+    closing = stopping_ && queue_.empty();
+  }
+  if (!failure.ok()) {  // failed closed earlier: nothing more is written
+    for (auto& p : group) p->done(failure);
+    return;
+  }
+  if (group.empty() && !closing && !CheckpointDueByTime()) return;
+
+  int64_t start_ns = clock_.MonotonicNanos();
+  rocksdb::WriteBatch batch;
+  Digest prev = chain_hash_;
+  CompactMerkle merkle = merkle_;
+  std::vector<Digest> hashes;
+  hashes.reserve(group.size());
+  std::string value;
+  std::string encrypted;
+  for (auto& p : group) {
+    uint8_t flags = 0;
+    std::string_view payload = p->payload;
+    if (cipher_) {
+      Result<std::string> sealed = cipher_->Encrypt(p->seq, p->payload);
+      if (!sealed.ok()) {
+        FailClosed(sealed.status(), group);
+        return;
+      }
+      encrypted = std::move(sealed).value();
+      payload = encrypted;
+      flags |= kEntryFlagEncrypted;
+    }
+    value.clear();
+    Digest hash = EncodeEntry(p->seq, flags, prev, payload, value);
+    std::string seq_key = SeqKey(p->seq);
+    batch.Put(store_->handle(Cf::kRecords), seq_key, value);
+    batch.Put(store_->handle(Cf::kByDecision), DecisionIdKey(p->record.decision.decision_id),
+              seq_key);
+    batch.Put(store_->handle(Cf::kByTransaction), p->txn_key, seq_key);
+    for (size_t i = 0; i < p->record.accounts.size(); ++i) {
+      const std::string& account = p->record.accounts[i];
+      if (std::find(p->record.accounts.begin(), p->record.accounts.begin() + i, account) !=
+          p->record.accounts.begin() + i) {
+        continue;  // sender == receiver: one index entry
+      }
+      batch.Put(store_->handle(Cf::kByAccount), AccountKey(p->record.tenant, account, p->seq),
+                rocksdb::Slice());
+    }
+    for (const StateUpdate& u : p->state_updates) {
+      if (u.erase) {
+        batch.Delete(store_->handle(Cf::kState), u.key);
+      } else {
+        batch.Put(store_->handle(Cf::kState), u.key, u.value);
+      }
+    }
+    merkle.AppendLeafHash(MerkleLeafHash(AsBytes(hash)));
+    hashes.push_back(hash);
+    prev = hash;
+  }
+
+  std::optional<Checkpoint> checkpoint;
+  bool due =
+      merkle.size() - checkpoint_size_ >= options_.checkpoint_every_records ||
+      (merkle.size() > checkpoint_size_ &&
+       (closing || clock_.NowMicros() - checkpoint_time_us_ >= options_.checkpoint_interval_us));
+  if (due) {
+    checkpoint.emplace();
+    checkpoint->tree_size = merkle.size();
+    checkpoint->root = merkle.Root();
+    checkpoint->last_record_hash = prev;
+    checkpoint->time_us = clock_.NowMicros();
+    Status signed_ok = signer_->Sign(*checkpoint);
+    if (!signed_ok.ok()) {
+      FailClosed(signed_ok, group);
+      return;
+    }
+    batch.Put(store_->handle(Cf::kCheckpoints), SeqKey(checkpoint->tree_size),
+              EncodeCheckpoint(*checkpoint));
+  }
+  if (!group.empty()) {
+    JournalHead head{merkle.size(), prev, merkle};
+    batch.Put(store_->handle(Cf::kMeta), kMetaHeadKey, EncodeHead(head));
+  }
+
+  Status written = store_->Write(batch, options_.durability == Durability::kSync);
+  if (!written.ok()) {
+    FailClosed(written, group);
+    return;
+  }
+  chain_hash_ = prev;
+  merkle_ = std::move(merkle);
+  if (checkpoint) {
+    checkpoint_size_ = checkpoint->tree_size;
+    checkpoint_time_us_ = checkpoint->time_us;
+  }
+  if (group.empty()) return;
+
+  std::vector<std::function<void(const Status&)>> ready;
+  {
+    std::lock_guard lock(mu_);
+    durable_seq_ = group.back()->seq;
+    durable_hash_ = prev;
+    for (auto& p : group) {
+      auto it = pending_txn_.find(p->txn_key);
+      if (it != pending_txn_.end() && it->second == p) pending_txn_.erase(it);
+    }
+    ++committed_gen_;
+    auto end = waiters_.upper_bound(durable_seq_);
+    for (auto it = waiters_.begin(); it != end; ++it) ready.push_back(std::move(it->second));
+    waiters_.erase(waiters_.begin(), end);
+  }
+  double seconds = static_cast<double>(clock_.MonotonicNanos() - start_ns) / 1e9;
+  if (commits_total_) commits_total_->Increment();
+  if (records_total_) records_total_->Increment(group.size());
+  if (group_size_) group_size_->Observe(static_cast<double>(group.size()));
+  if (commit_seconds_) commit_seconds_->Observe(seconds);
+  for (size_t i = 0; i < group.size(); ++i) {
+    group[i]->done(CommitInfo{group[i]->seq, hashes[i]});
+  }
+  for (auto& w : ready) w(Status::Ok());
+}
+
+void Journal::FailClosed(const Status& cause, std::vector<std::shared_ptr<Pending>>& group) {
+  Status failure = Unavailable("journal failed closed: " + cause.message());
+  spdlog::error("journal: {}; no further decisions will be acknowledged until a restart",
+                failure.message());
+  std::deque<std::shared_ptr<Pending>> queued;
+  std::multimap<uint64_t, std::function<void(const Status&)>> waiters;
+  {
+    std::lock_guard lock(mu_);
+    failure_ = failure;
+    queued.swap(queue_);
+    waiters.swap(waiters_);
+    pending_txn_.clear();
+    ++committed_gen_;
+  }
+  not_full_cv_.notify_all();
+  if (failures_total_) failures_total_->Increment();
+  if (healthy_gauge_) healthy_gauge_->Set(0);
+  for (auto& p : group) p->done(failure);
+  for (auto& p : queued) p->done(failure);
+  for (auto& [seq, w] : waiters) w(failure);
+}
+
+Result<std::optional<JournalRecord>> Journal::ReadRecord(uint64_t seq) const {
+  VERDICT_ASSIGN_OR_RETURN(std::optional<std::string> stored,
+                           store_->Get(Cf::kRecords, SeqKey(seq)));
+  if (!stored) return std::optional<JournalRecord>();
+  VERDICT_ASSIGN_OR_RETURN(JournalRecord record, DecodeStoredEntry(*stored, cipher_.get()));
+  if (record.seq != seq) {
+    return Internal("journal record " + std::to_string(seq) + " is stored under a wrong key");
+  }
+  return std::optional<JournalRecord>(std::move(record));
+}
+
+Result<std::optional<JournalRecord>> Journal::FindByDecisionId(const Uuid& decision_id) const {
+  VERDICT_ASSIGN_OR_RETURN(std::optional<std::string> seq,
+                           store_->Get(Cf::kByDecision, DecisionIdKey(decision_id)));
+  if (!seq) return std::optional<JournalRecord>();
+  return ReadRecord(ParseSeqKey(*seq));
+}
+
+Result<std::optional<StoredRecord>> Journal::FindByTransaction(
+    std::string_view tenant, std::string_view transaction_id) const {
+  std::string key = TransactionKey(tenant, transaction_id);
+  {
+    std::lock_guard lock(mu_);
+    auto it = pending_txn_.find(key);
+    if (it != pending_txn_.end()) {
+      return std::optional<StoredRecord>(StoredRecord{it->second->record, false});
+    }
+  }
+  VERDICT_ASSIGN_OR_RETURN(std::optional<std::string> seq, store_->Get(Cf::kByTransaction, key));
+  if (!seq) return std::optional<StoredRecord>();
+  VERDICT_ASSIGN_OR_RETURN(std::optional<JournalRecord> record, ReadRecord(ParseSeqKey(*seq)));
+  if (!record) return Internal("transaction index points at a missing record");
+  return std::optional<StoredRecord>(StoredRecord{std::move(*record), true});
+}
+
+Result<IdempotencyCheck> Journal::CheckIdempotency(std::string_view tenant,
+                                                   std::string_view transaction_id,
+                                                   std::string_view canonical_input) const {
+  VERDICT_ASSIGN_OR_RETURN(std::optional<StoredRecord> existing,
+                           FindByTransaction(tenant, transaction_id));
+  IdempotencyCheck check;
+  if (!existing) return check;
+  check.verdict = existing->record.input_sha256 == Sha256(canonical_input) ? Idempotency::kReplay
+                                                                           : Idempotency::kConflict;
+  check.existing = std::move(existing);
+  return check;
+}
+
+Result<std::vector<JournalRecord>> Journal::ListByAccount(std::string_view tenant,
+                                                          std::string_view account, size_t limit,
+                                                          uint64_t before_seq) const {
+  std::vector<JournalRecord> out;
+  if (limit == 0 || before_seq <= 1) return out;
+  std::string prefix = AccountPrefix(tenant, account);
+  std::unique_ptr<rocksdb::Iterator> it = store_->NewIterator(Cf::kByAccount);
+  it->SeekForPrev(AccountKey(tenant, account, before_seq - 1));
+  for (; it->Valid() && out.size() < limit; it->Prev()) {
+    std::string_view key = it->key().ToStringView();
+    if (!key.starts_with(prefix) || key.size() != prefix.size() + 8) break;
+    VERDICT_ASSIGN_OR_RETURN(std::optional<JournalRecord> record,
+                             ReadRecord(ParseSeqKey(key.substr(prefix.size()))));
+    if (record) out.push_back(std::move(*record));
+  }
+  VERDICT_RETURN_IF_ERROR(FromRocks(it->status(), "listing account decisions"));
+  return out;
+}
+
+Result<std::optional<std::string>> Journal::GetAccountState(std::string_view key) const {
+  return store_->Get(Cf::kState, key);
+}
+
+Status Journal::ForEachAccountState(
+    const std::function<Status(std::string_view key, std::string_view value)>& fn) const {
+  std::unique_ptr<rocksdb::Iterator> it = store_->NewIterator(Cf::kState);
+  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    VERDICT_RETURN_IF_ERROR(fn(it->key().ToStringView(), it->value().ToStringView()));
+  }
+  return FromRocks(it->status(), "reading account state");
+}
+
+Status Journal::PutRegistry(std::string_view key, std::string_view value) {
+  rocksdb::WriteBatch batch;
+  batch.Put(store_->handle(Cf::kRegistry), key, value);
+  return store_->Write(batch, /*sync=*/true);
+}
+
+Status Journal::DeleteRegistry(std::string_view key) {
+  rocksdb::WriteBatch batch;
+  batch.Delete(store_->handle(Cf::kRegistry), key);
+  return store_->Write(batch, /*sync=*/true);
+}
+
+Result<std::optional<std::string>> Journal::GetRegistry(std::string_view key) const {
+  return store_->Get(Cf::kRegistry, key);
+}
+
+Result<std::vector<std::pair<std::string, std::string>>> Journal::ListRegistry(
+    std::string_view prefix) const {
+  std::vector<std::pair<std::string, std::string>> out;
+  std::unique_ptr<rocksdb::Iterator> it = store_->NewIterator(Cf::kRegistry);
+  for (it->Seek(prefix); it->Valid() && it->key().ToStringView().starts_with(prefix); it->Next()) {
+    out.emplace_back(it->key().ToString(), it->value().ToString());
+  }
+  VERDICT_RETURN_IF_ERROR(FromRocks(it->status(), "listing the registry"));
+  return out;
+}
+
+Result<std::optional<Checkpoint>> Journal::LatestCheckpoint() const {
+  std::unique_ptr<rocksdb::Iterator> it = store_->NewIterator(Cf::kCheckpoints);
+  it->SeekToLast();
+  if (!it->Valid()) {
+    VERDICT_RETURN_IF_ERROR(FromRocks(it->status(), "reading checkpoints"));
+    return std::optional<Checkpoint>();
+  }
+  VERDICT_ASSIGN_OR_RETURN(Checkpoint cp, DecodeCheckpoint(it->value().ToStringView()));
+  return std::optional<Checkpoint>(cp);
+}
+
+Result<InclusionProof> Journal::ProveInclusion(uint64_t seq, uint64_t tree_size) const {
+  if (seq == 0 || seq > tree_size || tree_size > durable_sequence()) {
+    return InvalidArgument("need 1 <= seq <= tree_size <= durable sequence");
+  }
+  std::vector<Digest> leaves;
+  leaves.reserve(tree_size);
+  std::unique_ptr<rocksdb::Iterator> it = store_->NewIterator(Cf::kRecords);
+  uint64_t expected = 1;
+  for (it->Seek(SeqKey(1)); it->Valid() && expected <= tree_size; it->Next(), ++expected) {
+    if (ParseSeqKey(it->key().ToStringView()) != expected) {
+      return Internal("journal record " + std::to_string(expected) + " is missing");
+    }
+    VERDICT_ASSIGN_OR_RETURN(EntryView entry, DecodeEntry(it->value().ToStringView()));
+    leaves.push_back(MerkleLeafHash(AsBytes(entry.record_hash)));
+  }
+  VERDICT_RETURN_IF_ERROR(FromRocks(it->status(), "reading records"));
+  if (leaves.size() != tree_size) return Internal("journal has fewer records than its head");
+  InclusionProof proof;
+  proof.seq = seq;
+  proof.tree_size = tree_size;
+  proof.leaf_hash = leaves[seq - 1];
+  proof.path = MerkleInclusionProof(leaves, seq - 1);
+  proof.root = MerkleRoot(leaves);
+  return proof;
+}
+
+}  // namespace verdict::journal

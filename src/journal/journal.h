@@ -1,0 +1,215 @@
+// Journal: the durable, hash-chained decision journal with group commit. Enqueue assigns the
+// sequence number in the caller's order and returns at once; one writer thread commits queued
+// entries in sequence order, many per synced RocksDB WriteBatch, then runs their callbacks.
+// Thread-safe; owns its writer thread, store, signer and cipher.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "common/clock.h"
+#include "common/metrics.h"
+#include "common/result.h"
+#include "journal/checkpoint.h"
+#include "journal/envelope.h"
+#include "journal/merkle.h"
+#include "journal/record.h"
+#include "journal/store.h"
+
+namespace verdict::journal {
+
+enum class Durability {
+  kSync,   // a callback reports success only after the group's WAL write is fsynced (I1)
+  kAsync,  // no fsync: acknowledged decisions can be lost on power failure; benchmarks only
+};
+
+struct JournalOptions {
+  std::string data_dir;
+  Durability durability = Durability::kSync;
+  // A checkpoint is signed after this many records, or after checkpoint_interval_us when there
+  // are records it does not yet cover, and on clean close.
+  uint64_t checkpoint_every_records = 100'000;
+  int64_t checkpoint_interval_us = 10 * 1'000'000;
+  // Upper bound on entries per WriteBatch.
+  size_t max_group_size = 8192;
+  // Enqueue blocks while this many entries wait for the writer: backpressure from the disk.
+  size_t max_pending = 65536;
+  // Reject an Enqueue whose (tenant, transaction id) is already journaled or pending, with
+  // kAlreadyExists: the last line of defence for idempotency under concurrent retries.
+  bool reject_duplicate_transactions = true;
+  // Encrypt record payloads at rest with a data key wrapped by the 32-byte KEK in this file
+  // (0600). Empty: payloads are stored in the clear.
+  std::string kek_file;
+  const Clock* clock = &SystemClock::Instance();
+  MetricsRegistry* metrics = nullptr;  // not owned; may be null
+  // Called during Open for every stored account state entry (recovery), before Open returns;
+  // its time counts in recovery_seconds. A non-ok Status aborts Open.
+  std::function<Status(std::string_view key, std::string_view value)> on_recovered_state;
+  // Test hook: RocksDB's file system (see FaultInjectingFileSystem). Null: the default.
+  std::shared_ptr<rocksdb::FileSystem> file_system;
+};
+
+struct StateUpdate {
+  std::string key;     // account key; opaque to the journal
+  std::string value;   // the account's new state; opaque to the journal
+  bool erase = false;  // delete the key instead of writing value
+};
+
+struct JournalEntry {
+  JournalRecord record;  // seq and hashes are assigned by the journal
+  std::vector<StateUpdate> state_updates;
+};
+
+struct CommitInfo {
+  uint64_t seq = 0;
+  Digest record_hash{};
+};
+
+// Runs on the writer thread, after the group is durable; keep it short (hand the response to
+// an I/O thread) and never call Enqueue or Flush from it: the writer would wait on itself.
+using CommitCallback = std::function<void(const Result<CommitInfo>&)>;
+
+struct StoredRecord {
+  JournalRecord record;
+  bool durable = true;  // false: enqueued, its group not yet committed
+};
+
+// What a request with an already-seen transaction id is (issue 5, idempotency).
+enum class Idempotency {
+  kNew,       // not journaled or pending: decide it
+  kReplay,    // same canonical input: answer with the stored decision (HTTP 200)
+  kConflict,  // same transaction id, different input: HTTP 409
+};
+
+struct IdempotencyCheck {
+  Idempotency verdict = Idempotency::kNew;
+  std::optional<StoredRecord> existing;  // set unless kNew; may still be pending (not durable)
+};
+
+struct InclusionProof {
+  uint64_t seq = 0;
+  uint64_t tree_size = 0;
+  Digest leaf_hash{};
+  std::vector<Digest> path;
+  Digest root{};
+};
+
+class Journal {
+ public:
+  static Result<std::unique_ptr<Journal>> Open(const JournalOptions& options);
+  // Commits everything already enqueued, signs a final checkpoint, stops the writer.
+  ~Journal();
+  Journal(const Journal&) = delete;
+  Journal& operator=(const Journal&) = delete;
+
+  // Validates, assigns the next sequence number and queues the entry; returns the number.
+  // Cheap enough to call under the engine's stripe locks, so journal order is state order (I2);
+  // blocks only when max_pending entries are queued. On an error return `done` is never called;
+  // otherwise it is called exactly once, with the commit or kUnavailable.
+  Result<uint64_t> Enqueue(JournalEntry entry, CommitCallback done);
+  // Calls `done` once every record up to `seq` is durable (at once, on this thread, if it is),
+  // or with kUnavailable if the journal fails first.
+  void WhenDurable(uint64_t seq, std::function<void(const Status&)> done);
+  // Blocks until everything enqueued before the call is durable; returns the failure if not.
+  Status Flush();
+
+  // False after a write or sync error: the journal has failed closed and stays so until the
+  // process restarts (and recovers from the store).
+  bool healthy() const;
+  Status health() const;              // Ok, or kUnavailable with the reason
+  uint64_t durable_sequence() const;  // the last committed seq (0: none)
+  Digest last_hash() const;           // record hash of durable_sequence()
+  double recovery_seconds() const { return recovery_seconds_; }
+  const PublicKey& public_key() const { return signer_->public_key(); }
+
+  // Committed records only.
+  Result<std::optional<JournalRecord>> FindByDecisionId(const Uuid& decision_id) const;
+  Result<std::optional<JournalRecord>> ReadRecord(uint64_t seq) const;
+  // Idempotency lookup: committed or still pending (see StoredRecord::durable).
+  Result<std::optional<StoredRecord>> FindByTransaction(std::string_view tenant,
+                                                        std::string_view transaction_id) const;
+  // FindByTransaction plus the comparison of SHA-256(canonical_input) with the stored hash.
+  // A pending kReplay must not be answered before WhenDurable(existing->record.seq) (I1).
+  Result<IdempotencyCheck> CheckIdempotency(std::string_view tenant,
+                                            std::string_view transaction_id,
+                                            std::string_view canonical_input) const;
+  // Newest first, records with seq < before_seq, at most `limit`.
+  Result<std::vector<JournalRecord>> ListByAccount(std::string_view tenant,
+                                                   std::string_view account, size_t limit,
+                                                   uint64_t before_seq = UINT64_MAX) const;
+
+  Result<std::optional<std::string>> GetAccountState(std::string_view key) const;
+  Status ForEachAccountState(
+      const std::function<Status(std::string_view key, std::string_view value)>& fn) const;
+
+  // Registry column family; writes are synced and independent of the record order.
+  Status PutRegistry(std::string_view key, std::string_view value);
+  Status DeleteRegistry(std::string_view key);
+  Result<std::optional<std::string>> GetRegistry(std::string_view key) const;
+  Result<std::vector<std::pair<std::string, std::string>>> ListRegistry(
+      std::string_view prefix) const;
+
+  Result<std::optional<Checkpoint>> LatestCheckpoint() const;
+  // Inclusion of record `seq` in the tree of the first `tree_size` records (reads them all).
+  Result<InclusionProof> ProveInclusion(uint64_t seq, uint64_t tree_size) const;
+
+ private:
+  struct Pending;
+  explicit Journal(const JournalOptions& options);
+  Status Recover();
+  void WriterLoop();
+  void CommitGroup(std::vector<std::shared_ptr<Pending>>& group);
+  void FailClosed(const Status& cause, std::vector<std::shared_ptr<Pending>>& group);
+  bool CheckpointDueByTime() const;
+  Result<bool> TransactionCommitted(const std::string& txn_key) const;
+
+  const JournalOptions options_;
+  const Clock& clock_;
+  std::unique_ptr<JournalStore> store_;
+  std::unique_ptr<CheckpointSigner> signer_;
+  std::unique_ptr<PayloadCipher> cipher_;  // null when not encrypting
+  double recovery_seconds_ = 0;
+
+  mutable std::mutex mu_;
+  std::condition_variable work_cv_;             // writer waits for entries
+  std::condition_variable not_full_cv_;         // Enqueue waits for room
+  std::deque<std::shared_ptr<Pending>> queue_;  // guarded by mu_
+  std::unordered_map<std::string, std::shared_ptr<Pending>> pending_txn_;  // guarded by mu_
+  std::multimap<uint64_t, std::function<void(const Status&)>> waiters_;    // guarded by mu_
+  uint64_t next_seq_ = 1;                                                  // guarded by mu_
+  uint64_t committed_gen_ = 0;  // guarded by mu_; bumped whenever entries leave pending_txn_
+  uint64_t durable_seq_ = 0;    // guarded by mu_
+  Digest durable_hash_{};       // guarded by mu_
+  Status failure_;              // guarded by mu_; non-ok once failed closed
+  bool stopping_ = false;       // guarded by mu_
+
+  // Writer-thread state.
+  Digest chain_hash_{};
+  CompactMerkle merkle_;
+  uint64_t checkpoint_size_ = 0;
+  int64_t checkpoint_time_us_ = 0;
+
+  Counter* commits_total_ = nullptr;
+  Counter* records_total_ = nullptr;
+  Counter* failures_total_ = nullptr;
+  Histogram* group_size_ = nullptr;
+  Histogram* commit_seconds_ = nullptr;
+  Gauge* recovery_gauge_ = nullptr;
+  Gauge* healthy_gauge_ = nullptr;
+
+  std::thread writer_;
+};
+
+}  // namespace verdict::journal

@@ -1,0 +1,501 @@
+#include "journal/journal.h"
+
+#include <gtest/gtest.h>
+
+#include <future>
+#include <map>
+#include <thread>
+
+#include "journal/fault_fs.h"
+#include "journal/test_util.h"
+#include "journal/verifier.h"
+
+namespace verdict::journal {
+namespace {
+
+using testing_util::MakeEntry;
+using testing_util::TempDir;
+
+JournalOptions Options(const TempDir& dir) {
+  JournalOptions o;
+  o.data_dir = dir.Sub("data");
+  return o;
+}
+
+std::unique_ptr<Journal> OpenOrDie(const JournalOptions& o) {
+  Result<std::unique_ptr<Journal>> j = Journal::Open(o);
+  EXPECT_TRUE(j.ok()) << j.status().ToString();
+  return j.ok() ? std::move(j).value() : nullptr;
+}
+
+// Enqueues entries [first, last] and waits for all of them; returns the callbacks' results.
+std::vector<Result<CommitInfo>> Write(Journal& j, uint64_t first, uint64_t last,
+                                      const std::string& tenant = "bank-a") {
+  std::vector<std::promise<Result<CommitInfo>>> promises(last - first + 1);
+  for (uint64_t i = first; i <= last; ++i) {
+    auto* p = &promises[i - first];
+    Result<uint64_t> seq =
+        j.Enqueue(MakeEntry(i, tenant), [p](const Result<CommitInfo>& r) { p->set_value(r); });
+    if (!seq.ok()) p->set_value(seq.status());
+  }
+  std::vector<Result<CommitInfo>> out;
+  for (auto& p : promises) out.push_back(p.get_future().get());
+  return out;
+}
+
+VerifyReport VerifyDir(const std::string& data_dir) {
+  VerifyOptions vo;
+  vo.data_dir = data_dir;
+  Result<VerifyReport> r = Verify(vo);
+  EXPECT_TRUE(r.ok()) << r.status().ToString();
+  return r.ok() ? *r : VerifyReport{};
+}
+
+TEST(JournalTest, CommitsInSubmissionOrderAndReadsBack) {
+  TempDir dir;
+  auto j = OpenOrDie(Options(dir));
+  ASSERT_TRUE(j);
+  std::vector<uint64_t> order;
+  std::mutex mu;
+  for (uint64_t i = 1; i <= 100; ++i) {
+    Result<uint64_t> seq = j->Enqueue(MakeEntry(i), [&, i](const Result<CommitInfo>& r) {
+      ASSERT_TRUE(r.ok());
+      EXPECT_EQ(r->seq, i);
+      std::lock_guard lock(mu);
+      order.push_back(r->seq);
+    });
+    ASSERT_TRUE(seq.ok());
+    EXPECT_EQ(*seq, i);
+  }
+  ASSERT_TRUE(j->Flush().ok());
+  ASSERT_EQ(order.size(), 100u);
+  EXPECT_TRUE(std::is_sorted(order.begin(), order.end()));
+  EXPECT_EQ(j->durable_sequence(), 100u);
+
+  auto by_id = j->FindByDecisionId(testing_util::TestUuid(42));
+  ASSERT_TRUE(by_id.ok() && by_id->has_value());
+  JournalRecord expected = testing_util::MakeRecord(42);
+  EXPECT_EQ((*by_id)->seq, 42u);
+  EXPECT_EQ((*by_id)->canonical_input, expected.canonical_input);
+  EXPECT_EQ((*by_id)->input_sha256, Sha256(expected.canonical_input));
+  EXPECT_EQ((*by_id)->features, expected.features);
+  EXPECT_EQ((*by_id)->decision.reasons[0].code, "STRUCTURING");
+
+  auto by_tx = j->FindByTransaction("bank-a", "tx-42");
+  ASSERT_TRUE(by_tx.ok() && by_tx->has_value());
+  EXPECT_TRUE((*by_tx)->durable);
+  EXPECT_EQ((*by_tx)->record.decision.decision_id, testing_util::TestUuid(42));
+  auto other_tenant = j->FindByTransaction("bank-b", "tx-42");
+  ASSERT_TRUE(other_tenant.ok());
+  EXPECT_FALSE(other_tenant->has_value());
+  auto missing = j->FindByDecisionId(testing_util::TestUuid(4242));
+  ASSERT_TRUE(missing.ok());
+  EXPECT_FALSE(missing->has_value());
+
+  // ACC-5 is the sender of records 5 and 102..; and the receiver where (7i+3) % 101 == 5.
+  std::vector<uint64_t> touching;
+  for (uint64_t i = 100; i >= 1; --i) {
+    auto r = testing_util::MakeRecord(i);
+    if (r.accounts[0] == "ACC-5" || r.accounts[1] == "ACC-5") touching.push_back(i);
+  }
+  auto listed = j->ListByAccount("bank-a", "ACC-5", 10);
+  ASSERT_TRUE(listed.ok());
+  ASSERT_EQ(listed->size(), std::min<size_t>(10, touching.size()));
+  for (size_t k = 0; k < listed->size(); ++k) EXPECT_EQ((*listed)[k].seq, touching[k]);
+  auto older = j->ListByAccount("bank-a", "ACC-5", 100, touching[0]);
+  ASSERT_TRUE(older.ok());
+  EXPECT_EQ(older->size(), touching.size() - 1);
+  auto none = j->ListByAccount("bank-b", "ACC-5", 10);
+  ASSERT_TRUE(none.ok());
+  EXPECT_TRUE(none->empty());
+
+  auto state = j->GetAccountState("bank-a/ACC-5");
+  ASSERT_TRUE(state.ok() && state->has_value());
+  EXPECT_EQ(**state, "state-after-" + std::to_string(touching[0]));
+
+  // Verify works beside the running journal (read-only open).
+  VerifyReport report = VerifyDir(dir.Sub("data"));
+  EXPECT_TRUE(report.ok) << report.problem;
+  EXPECT_EQ(report.records, 100u);
+}
+
+TEST(JournalTest, ContinuesTheChainAcrossRestartsAndRecoversState) {
+  TempDir dir;
+  MetricsRegistry metrics;
+  JournalOptions o = Options(dir);
+  o.metrics = &metrics;
+  Digest hash_before{};
+  {
+    auto j = OpenOrDie(o);
+    for (auto& r : Write(*j, 1, 10)) ASSERT_TRUE(r.ok());
+    hash_before = j->last_hash();
+  }
+  std::map<std::string, std::string> recovered;
+  o.on_recovered_state = [&](std::string_view k, std::string_view v) {
+    recovered[std::string(k)] = std::string(v);
+    return Status::Ok();
+  };
+  {
+    auto j = OpenOrDie(o);
+    EXPECT_EQ(j->durable_sequence(), 10u);
+    EXPECT_EQ(j->last_hash(), hash_before);
+    EXPECT_GT(j->recovery_seconds(), 0);
+    EXPECT_EQ(recovered["bank-a/ACC-10"], "state-after-10");
+    auto results = Write(*j, 11, 20);
+    EXPECT_EQ(results[0]->seq, 11u);
+    auto rec = j->ReadRecord(11);
+    ASSERT_TRUE(rec.ok() && rec->has_value());
+    EXPECT_EQ((*rec)->prev_hash, hash_before);
+  }
+  VerifyReport report = VerifyDir(dir.Sub("data"));
+  EXPECT_TRUE(report.ok) << report.problem;
+  EXPECT_EQ(report.records, 20u);
+  std::string text = metrics.RenderPrometheus();
+  for (const char* name :
+       {"verdict_journal_recovery_seconds", "verdict_journal_commits_total",
+        "verdict_journal_group_size_bucket", "verdict_journal_commit_seconds_bucket"}) {
+    EXPECT_NE(text.find(name), std::string::npos) << name;
+  }
+}
+
+TEST(JournalTest, ConcurrentSubmittersGetOneContiguousOrder) {
+  TempDir dir;
+  auto j = OpenOrDie(Options(dir));
+  constexpr int kThreads = 4;
+  constexpr int kPerThread = 200;
+  std::vector<std::thread> threads;
+  std::mutex mu;
+  std::vector<uint64_t> seqs;
+  std::atomic<int> failures{0};
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      for (int k = 0; k < kPerThread; ++k) {
+        uint64_t i = 1 + static_cast<uint64_t>(t * kPerThread + k);
+        Result<uint64_t> seq = j->Enqueue(MakeEntry(i), [&](const Result<CommitInfo>& r) {
+          if (!r.ok()) failures.fetch_add(1);
+        });
+        ASSERT_TRUE(seq.ok());
+        std::lock_guard lock(mu);
+        seqs.push_back(*seq);
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  ASSERT_TRUE(j->Flush().ok());
+  EXPECT_EQ(failures.load(), 0);
+  std::sort(seqs.begin(), seqs.end());
+  for (size_t k = 0; k < seqs.size(); ++k) ASSERT_EQ(seqs[k], k + 1);
+  j.reset();
+  VerifyReport report = VerifyDir(dir.Sub("data"));
+  EXPECT_TRUE(report.ok) << report.problem;
+  EXPECT_EQ(report.records, static_cast<uint64_t>(kThreads * kPerThread));
+}
+
+TEST(JournalTest, DuplicateTransactionsAreRefusedWhilePendingAndAfterCommit) {
+  TempDir dir;
+  auto j = OpenOrDie(Options(dir));
+  // Hold the writer inside the first callback so the next entry stays pending.
+  std::promise<void> release;
+  std::shared_future<void> released = release.get_future().share();
+  std::promise<void> entered;
+  ASSERT_TRUE(j->Enqueue(MakeEntry(1), [&](const Result<CommitInfo>&) {
+                 entered.set_value();
+                 released.wait();
+               }).ok());
+  entered.get_future().wait();
+  std::promise<Result<CommitInfo>> second;
+  ASSERT_TRUE(
+      j->Enqueue(MakeEntry(2), [&](const Result<CommitInfo>& r) { second.set_value(r); }).ok());
+
+  auto pending = j->FindByTransaction("bank-a", "tx-2");
+  ASSERT_TRUE(pending.ok() && pending->has_value());
+  EXPECT_FALSE((*pending)->durable);
+  EXPECT_EQ((*pending)->record.seq, 2u);
+  EXPECT_EQ((*pending)->record.input_sha256, Sha256(MakeEntry(2).record.canonical_input));
+  Result<uint64_t> dup_pending = j->Enqueue(MakeEntry(2), [](const Result<CommitInfo>&) {});
+  EXPECT_EQ(dup_pending.status().code(), StatusCode::kAlreadyExists);
+  Result<uint64_t> dup_committed = j->Enqueue(MakeEntry(1), [](const Result<CommitInfo>&) {});
+  EXPECT_EQ(dup_committed.status().code(), StatusCode::kAlreadyExists);
+
+  release.set_value();
+  ASSERT_TRUE(second.get_future().get().ok());
+  auto durable = j->FindByTransaction("bank-a", "tx-2");
+  ASSERT_TRUE(durable.ok() && durable->has_value());
+  EXPECT_TRUE((*durable)->durable);
+  EXPECT_EQ(j->Enqueue(MakeEntry(2), [](const Result<CommitInfo>&) {}).status().code(),
+            StatusCode::kAlreadyExists);
+  // Another tenant's transaction ids are its own.
+  EXPECT_TRUE(Write(*j, 2, 2, "bank-b")[0].ok());
+  EXPECT_EQ(j->durable_sequence(), 3u);
+}
+
+TEST(JournalTest, IdempotencyCheckTellsReplayFromConflict) {
+  TempDir dir;
+  auto j = OpenOrDie(Options(dir));
+  JournalEntry e = MakeEntry(1);
+  std::string input = e.record.canonical_input;
+  auto fresh = j->CheckIdempotency("bank-a", "tx-1", input);
+  ASSERT_TRUE(fresh.ok());
+  EXPECT_EQ(fresh->verdict, Idempotency::kNew);
+  Write(*j, 1, 1);
+  auto replay = j->CheckIdempotency("bank-a", "tx-1", input);
+  ASSERT_TRUE(replay.ok());
+  EXPECT_EQ(replay->verdict, Idempotency::kReplay);
+  EXPECT_EQ(replay->existing->record.decision.decision_id, testing_util::TestUuid(1));
+  auto conflict = j->CheckIdempotency("bank-a", "tx-1", input + " ");
+  ASSERT_TRUE(conflict.ok());
+  EXPECT_EQ(conflict->verdict, Idempotency::kConflict);
+  EXPECT_EQ(j->CheckIdempotency("bank-b", "tx-1", input)->verdict, Idempotency::kNew);
+}
+
+TEST(JournalTest, EnqueueBlocksWhenTheQueueIsFullAndResumes) {
+  TempDir dir;
+  JournalOptions o = Options(dir);
+  o.max_pending = 2;
+  auto j = OpenOrDie(o);
+  std::promise<void> release;
+  std::shared_future<void> released = release.get_future().share();
+  std::promise<void> entered;
+  ASSERT_TRUE(j->Enqueue(MakeEntry(1), [&](const Result<CommitInfo>&) {
+                 entered.set_value();
+                 released.wait();
+               }).ok());
+  entered.get_future().wait();
+  ASSERT_TRUE(j->Enqueue(MakeEntry(2), [](const Result<CommitInfo>&) {}).ok());
+  ASSERT_TRUE(j->Enqueue(MakeEntry(3), [](const Result<CommitInfo>&) {}).ok());
+  std::atomic<bool> fourth_done{false};
+  std::thread blocked([&] {
+    EXPECT_EQ(*j->Enqueue(MakeEntry(4), [](const Result<CommitInfo>&) {}), 4u);
+    fourth_done = true;
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_FALSE(fourth_done.load());  // two entries wait: the third Enqueue waits for room
+  release.set_value();
+  blocked.join();
+  ASSERT_TRUE(j->Flush().ok());
+  EXPECT_EQ(j->durable_sequence(), 4u);
+}
+
+TEST(JournalTest, RefusesBadOptions) {
+  JournalOptions o;
+  EXPECT_EQ(Journal::Open(o).status().code(), StatusCode::kInvalidArgument);
+}
+
+TEST(JournalTest, RefusesInvalidRecordsWithoutUsingASequenceNumber) {
+  TempDir dir;
+  auto j = OpenOrDie(Options(dir));
+  JournalEntry bad = MakeEntry(1);
+  bad.record.tenant.clear();
+  EXPECT_EQ(j->Enqueue(std::move(bad), [](const Result<CommitInfo>&) {}).status().code(),
+            StatusCode::kInvalidArgument);
+  EXPECT_EQ(*j->Enqueue(MakeEntry(1), [](const Result<CommitInfo>&) {}), 1u);
+}
+
+TEST(JournalTest, WhenDurableRunsAfterTheGroupAndAtOnceForOldSequences) {
+  TempDir dir;
+  auto j = OpenOrDie(Options(dir));
+  Write(*j, 1, 3);
+  bool ran = false;
+  j->WhenDurable(2, [&](const Status& s) { ran = s.ok(); });
+  EXPECT_TRUE(ran);
+  std::promise<Status> later;
+  j->WhenDurable(5, [&](const Status& s) { later.set_value(s); });
+  Write(*j, 4, 5);
+  EXPECT_TRUE(later.get_future().get().ok());
+}
+
+void ExpectFailClosed(bool fail_syncs) {
+  TempDir dir;
+  auto fs = std::make_shared<FaultInjectingFileSystem>();
+  JournalOptions o = Options(dir);
+  o.file_system = fs;
+  MetricsRegistry metrics;
+  o.metrics = &metrics;
+  {
+    auto j = OpenOrDie(o);
+    for (auto& r : Write(*j, 1, 5)) ASSERT_TRUE(r.ok());
+    EXPECT_TRUE(j->healthy());
+    if (fail_syncs) {
+      fs->set_fail_syncs(true);
+    } else {
+      fs->set_fail_writes(true);
+    }
+    std::vector<Result<CommitInfo>> failed = Write(*j, 6, 12);
+    for (auto& r : failed) {
+      ASSERT_FALSE(r.ok());
+      EXPECT_EQ(r.status().code(), StatusCode::kUnavailable);
+    }
+    EXPECT_GT(fs->injected_failures(), 0u);
+    EXPECT_FALSE(j->healthy());
+    EXPECT_NE(j->health().message().find("injected"), std::string::npos) << j->health().message();
+    // The failure sticks even once the disk is fine again: only a restart recovers.
+    fs->set_fail_syncs(false);
+    fs->set_fail_writes(false);
+    Result<uint64_t> after = j->Enqueue(MakeEntry(13), [](const Result<CommitInfo>&) {});
+    EXPECT_EQ(after.status().code(), StatusCode::kUnavailable);
+    Status waited;
+    j->WhenDurable(100, [&](const Status& s) { waited = s; });
+    EXPECT_EQ(waited.code(), StatusCode::kUnavailable);
+    EXPECT_EQ(j->durable_sequence(), 5u);
+    EXPECT_EQ(metrics.GetGauge("verdict_journal_healthy", "")->value(), 0);
+  }
+  auto j = OpenOrDie(Options(dir));
+  ASSERT_TRUE(j);
+  // What was acknowledged survived. A group whose WAL write reached the page cache before the
+  // sync failed may come back whole after a restart; never a part of it.
+  uint64_t recovered = j->durable_sequence();
+  if (fail_syncs) {
+    EXPECT_GE(recovered, 5u);
+    EXPECT_LE(recovered, 12u);
+  } else {
+    EXPECT_EQ(recovered, 5u);
+  }
+  for (uint64_t i = 1; i <= 12; ++i) {
+    auto r = j->FindByTransaction("bank-a", "tx-" + std::to_string(i));
+    ASSERT_TRUE(r.ok());
+    EXPECT_EQ(r->has_value(), i <= recovered) << i;
+  }
+  EXPECT_TRUE(Write(*j, 100, 101)[1].ok());
+  j.reset();
+  VerifyReport report = VerifyDir(dir.Sub("data"));
+  EXPECT_TRUE(report.ok) << report.problem;
+}
+
+TEST(JournalFaultTest, SyncFailureFailsClosed) { ExpectFailClosed(/*fail_syncs=*/true); }
+TEST(JournalFaultTest, WriteFailureFailsClosed) { ExpectFailClosed(/*fail_syncs=*/false); }
+
+TEST(JournalTest, SignsCheckpointsByCountTimeAndOnClose) {
+  TempDir dir;
+  ManualClock clock(1'700'000'000'000'000);
+  JournalOptions o = Options(dir);
+  o.clock = &clock;
+  o.checkpoint_every_records = 10;
+  o.checkpoint_interval_us = 1'000'000;
+  {
+    auto j = OpenOrDie(o);
+    Write(*j, 1, 25);
+    auto cp = j->LatestCheckpoint();
+    ASSERT_TRUE(cp.ok() && cp->has_value());
+    EXPECT_GE((*cp)->tree_size, 10u);
+    EXPECT_TRUE(VerifyCheckpointSignature(**cp, j->public_key()));
+    ASSERT_TRUE(j->Flush().ok());
+    clock.AdvanceMicros(2'000'000);
+    // The writer notices the due time checkpoint on its own.
+    for (int k = 0; k < 200; ++k) {
+      cp = j->LatestCheckpoint();
+      if (cp.ok() && cp->has_value() && (*cp)->tree_size == 25) break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    ASSERT_TRUE(cp.ok() && cp->has_value());
+    EXPECT_EQ((*cp)->tree_size, 25u);
+    Write(*j, 26, 27);
+  }
+  auto j = OpenOrDie(o);
+  auto cp = j->LatestCheckpoint();
+  ASSERT_TRUE(cp.ok() && cp->has_value());
+  EXPECT_EQ((*cp)->tree_size, 27u);  // signed on close
+
+  auto proof = j->ProveInclusion(7, 20);
+  ASSERT_TRUE(proof.ok()) << proof.status().ToString();
+  auto rec = j->ReadRecord(7);
+  EXPECT_EQ(proof->leaf_hash, MerkleLeafHash(AsBytes((*rec)->record_hash)));
+  EXPECT_TRUE(VerifyMerkleInclusion(proof->leaf_hash, 6, 20, proof->path, proof->root));
+  auto full = j->ProveInclusion(27, 27);
+  ASSERT_TRUE(full.ok());
+  EXPECT_EQ(full->root, (*cp)->root);
+  EXPECT_FALSE(j->ProveInclusion(28, 28).ok());
+  j.reset();
+  VerifyReport report = VerifyDir(dir.Sub("data"));
+  EXPECT_TRUE(report.ok) << report.problem;
+  // Checkpoints fall on group boundaries: at least one by count or time, and the one on close.
+  EXPECT_GE(report.checkpoints, 2u);
+}
+
+TEST(JournalTest, EncryptsPayloadsAtRestAndVerifiesCiphertext) {
+  TempDir dir;
+  testing_util::WriteKek(dir.Sub("kek"));
+  JournalOptions o = Options(dir);
+  o.kek_file = dir.Sub("kek");
+  {
+    auto j = OpenOrDie(o);
+    Write(*j, 1, 10);
+    auto r = j->FindByTransaction("bank-a", "tx-3");
+    ASSERT_TRUE(r.ok() && r->has_value());
+    EXPECT_EQ((*r)->record.canonical_input, MakeEntry(3).record.canonical_input);
+  }
+  {
+    auto j = OpenOrDie(o);  // a second data key
+    Write(*j, 11, 12);
+    auto r = j->FindByDecisionId(testing_util::TestUuid(5));
+    ASSERT_TRUE(r.ok() && r->has_value());
+  }
+  {
+    StoreOptions so;
+    so.data_dir = dir.Sub("data");
+    so.read_only = true;
+    auto store = JournalStore::Open(so);
+    ASSERT_TRUE(store.ok());
+    auto raw = (*store)->Get(Cf::kRecords, SeqKey(3));
+    ASSERT_TRUE(raw.ok() && raw->has_value());
+    EXPECT_EQ((*raw)->find("BANKUS33"), std::string::npos);
+  }
+  VerifyReport without_kek = VerifyDir(dir.Sub("data"));
+  EXPECT_TRUE(without_kek.ok) << without_kek.problem;
+  EXPECT_EQ(without_kek.encrypted_records, 12u);
+  VerifyOptions vo;
+  vo.data_dir = dir.Sub("data");
+  vo.kek_file = dir.Sub("kek");
+  auto with_kek = Verify(vo);
+  ASSERT_TRUE(with_kek.ok());
+  EXPECT_TRUE(with_kek->ok) << with_kek->problem;
+
+  ASSERT_TRUE(WriteNewFile(dir.Sub("wrong"), std::string(32, 'w'), 0600).ok());
+  o.kek_file = dir.Sub("wrong");
+  EXPECT_FALSE(Journal::Open(o).ok());
+}
+
+TEST(JournalTest, AsyncDurabilityCommits) {
+  TempDir dir;
+  JournalOptions o = Options(dir);
+  o.durability = Durability::kAsync;
+  auto j = OpenOrDie(o);
+  for (auto& r : Write(*j, 1, 20)) EXPECT_TRUE(r.ok());
+}
+
+TEST(JournalTest, RegistryIsAPlainKeyValueFamily) {
+  TempDir dir;
+  auto j = OpenOrDie(Options(dir));
+  ASSERT_TRUE(j->PutRegistry("model/aml/3", "meta-3").ok());
+  ASSERT_TRUE(j->PutRegistry("model/aml/4", "meta-4").ok());
+  ASSERT_TRUE(j->PutRegistry("policy/7", "p").ok());
+  auto listed = j->ListRegistry("model/");
+  ASSERT_TRUE(listed.ok());
+  ASSERT_EQ(listed->size(), 2u);
+  EXPECT_EQ((*listed)[1].second, "meta-4");
+  ASSERT_TRUE(j->DeleteRegistry("model/aml/3").ok());
+  EXPECT_FALSE(j->GetRegistry("model/aml/3")->has_value());
+  EXPECT_EQ(**j->GetRegistry("policy/7"), "p");
+}
+
+TEST(JournalTest, RefusesToExtendAChainWhoseHeadDoesNotMatch) {
+  TempDir dir;
+  {
+    auto j = OpenOrDie(Options(dir));
+    Write(*j, 1, 5);
+  }
+  {
+    StoreOptions so;
+    so.data_dir = dir.Sub("data");
+    auto store = JournalStore::Open(so);
+    ASSERT_TRUE(store.ok());
+    rocksdb::WriteBatch batch;
+    batch.Delete((*store)->handle(Cf::kRecords), SeqKey(5));
+    ASSERT_TRUE((*store)->Write(batch, true).ok());
+  }
+  Result<std::unique_ptr<Journal>> j = Journal::Open(Options(dir));
+  ASSERT_FALSE(j.ok());
+  EXPECT_EQ(j.status().code(), StatusCode::kFailedPrecondition);
+}
+
+}  // namespace
+}  // namespace verdict::journal

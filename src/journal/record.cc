@@ -1,0 +1,216 @@
+#include "journal/record.h"
+
+#include <cstring>
+
+#include "journal/bytes.h"
+
+namespace verdict::journal {
+namespace {
+
+void PutDigest(ByteWriter& w, const Digest& d) { w.Raw(AsBytes(d)); }
+
+Status Malformed(std::string what) {
+  return InvalidArgument("malformed journal record payload: " + std::move(what));
+}
+
+// Reads a u32 count that cannot exceed kMaxListLength nor the bytes left (each element takes
+// at least `min_element_bytes`), so garbage cannot make us reserve gigabytes.
+bool ReadCount(ByteReader& r, size_t min_element_bytes, uint32_t& count) {
+  count = r.U32();
+  if (!r.ok() || count > kMaxListLength || count * min_element_bytes > r.remaining()) {
+    r.Fail();
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+void EncodeRecordPayload(const JournalRecord& rec, std::string& out) {
+  const Decision& d = rec.decision;
+  ByteWriter w(out);
+  w.U8(kPayloadFormatVersion);
+  w.Raw(std::string_view(reinterpret_cast<const char*>(d.decision_id.bytes.data()), 16));
+  w.I64(rec.decided_at_us);
+  w.I64(rec.timestamp_us);
+  w.Str(rec.tenant);
+  w.Str(rec.principal);
+  w.Str(d.transaction_id);
+  w.Str(rec.canonical_input);
+  PutDigest(w, rec.input_sha256);
+  w.U32(static_cast<uint32_t>(rec.accounts.size()));
+  for (const std::string& a : rec.accounts) w.Str(a);
+  w.Str(rec.feature_schema_version);
+  w.U32(static_cast<uint32_t>(rec.features.size()));
+  for (double f : rec.features) w.F64(f);
+  w.U32(static_cast<uint32_t>(rec.feature_names.size()));
+  for (const std::string& n : rec.feature_names) w.Str(n);
+  w.Str(d.model.name);
+  w.Str(d.model.version);
+  w.Str(d.model.sha256);
+  w.Str(d.policy.version);
+  w.Str(d.policy.sha256);
+  w.U8(static_cast<uint8_t>(d.outcome));
+  w.F64(d.score);
+  w.U8(static_cast<uint8_t>(d.path));
+  w.U32(static_cast<uint32_t>(d.reasons.size()));
+  for (const Reason& r : d.reasons) {
+    w.Str(r.code);
+    w.Str(r.rule);
+    w.Str(r.message);
+  }
+  w.U32(static_cast<uint32_t>(d.contributions.size()));
+  for (const Contribution& c : d.contributions) {
+    w.Str(c.feature);
+    w.F64(c.value);
+    w.F64(c.contribution);
+  }
+  const StageTimings& t = d.timings;
+  for (int64_t v : {t.queue_us, t.features_us, t.model_us, t.policy_us, t.journal_us, t.total_us}) {
+    w.I64(v);
+  }
+}
+
+Status DecodeRecordPayload(std::string_view payload, JournalRecord& rec) {
+  ByteReader r(payload);
+  uint8_t version = r.U8();
+  if (!r.ok()) return Malformed("empty");
+  if (version != kPayloadFormatVersion) {
+    return Malformed("unknown payload version " + std::to_string(version));
+  }
+  Decision& d = rec.decision;
+  std::string_view id = r.Raw(16);
+  if (r.ok()) std::memcpy(d.decision_id.bytes.data(), id.data(), 16);
+  rec.decided_at_us = r.I64();
+  rec.timestamp_us = r.I64();
+  rec.tenant = r.Str(kMaxStringBytes);
+  rec.principal = r.Str(kMaxStringBytes);
+  d.transaction_id = r.Str(kMaxStringBytes);
+  rec.canonical_input = r.Str(kMaxInputBytes);
+  rec.input_sha256 = r.Array<32>();
+  uint32_t n = 0;
+  rec.accounts.clear();
+  if (ReadCount(r, 4, n)) {
+    rec.accounts.reserve(n);
+    for (uint32_t i = 0; i < n && r.ok(); ++i) rec.accounts.emplace_back(r.Str(kMaxStringBytes));
+  }
+  rec.feature_schema_version = r.Str(kMaxStringBytes);
+  rec.features.clear();
+  if (ReadCount(r, 8, n)) {
+    rec.features.reserve(n);
+    for (uint32_t i = 0; i < n && r.ok(); ++i) rec.features.push_back(r.F64());
+  }
+  rec.feature_names.clear();
+  if (ReadCount(r, 4, n)) {
+    rec.feature_names.reserve(n);
+    for (uint32_t i = 0; i < n && r.ok(); ++i) {
+      rec.feature_names.emplace_back(r.Str(kMaxStringBytes));
+    }
+  }
+  d.model.name = r.Str(kMaxStringBytes);
+  d.model.version = r.Str(kMaxStringBytes);
+  d.model.sha256 = r.Str(kMaxStringBytes);
+  d.policy.version = r.Str(kMaxStringBytes);
+  d.policy.sha256 = r.Str(kMaxStringBytes);
+  uint8_t outcome = r.U8();
+  d.score = r.F64();
+  uint8_t path = r.U8();
+  if (r.ok() && outcome > static_cast<uint8_t>(Outcome::kBlock)) return Malformed("bad outcome");
+  if (r.ok() && path > static_cast<uint8_t>(DecisionPath::kFallback)) return Malformed("bad path");
+  d.outcome = static_cast<Outcome>(outcome);
+  d.path = static_cast<DecisionPath>(path);
+  d.reasons.clear();
+  if (ReadCount(r, 12, n)) {
+    d.reasons.reserve(n);
+    for (uint32_t i = 0; i < n && r.ok(); ++i) {
+      Reason reason;
+      reason.code = r.Str(kMaxStringBytes);
+      reason.rule = r.Str(kMaxStringBytes);
+      reason.message = r.Str(kMaxStringBytes);
+      d.reasons.push_back(std::move(reason));
+    }
+  }
+  d.contributions.clear();
+  if (ReadCount(r, 20, n)) {
+    d.contributions.reserve(n);
+    for (uint32_t i = 0; i < n && r.ok(); ++i) {
+      Contribution c;
+      c.feature = r.Str(kMaxStringBytes);
+      c.value = r.F64();
+      c.contribution = r.F64();
+      d.contributions.push_back(std::move(c));
+    }
+  }
+  StageTimings& t = d.timings;
+  for (int64_t* v :
+       {&t.queue_us, &t.features_us, &t.model_us, &t.policy_us, &t.journal_us, &t.total_us}) {
+    *v = r.I64();
+  }
+  if (!r.ok())
+    return Malformed("truncated or oversize field near byte " + std::to_string(r.position()));
+  if (!r.at_end()) return Malformed(std::to_string(r.remaining()) + " trailing bytes");
+  if (!rec.feature_names.empty() && rec.feature_names.size() != rec.features.size()) {
+    return Malformed("feature_names and features differ in length");
+  }
+  return Status::Ok();
+}
+
+Status ValidateRecord(const JournalRecord& rec) {
+  auto no_nul = [](std::string_view s) { return s.find('\0') == std::string_view::npos; };
+  if (rec.tenant.empty() || !no_nul(rec.tenant)) {
+    return InvalidArgument("tenant must be non-empty and free of NUL bytes", "tenant");
+  }
+  if (rec.decision.transaction_id.empty() || !no_nul(rec.decision.transaction_id)) {
+    return InvalidArgument("transaction_id must be non-empty and free of NUL bytes",
+                           "transaction_id");
+  }
+  if (rec.canonical_input.size() > kMaxInputBytes) {
+    return InvalidArgument("canonical input too large", "canonical_input");
+  }
+  if (rec.accounts.size() > kMaxListLength || rec.features.size() > kMaxListLength ||
+      rec.feature_names.size() > kMaxListLength || rec.decision.reasons.size() > kMaxListLength ||
+      rec.decision.contributions.size() > kMaxListLength) {
+    return InvalidArgument("a list in the record is longer than 65536 entries");
+  }
+  for (const std::string& a : rec.accounts) {
+    if (a.empty() || !no_nul(a) || a.size() > kMaxStringBytes) {
+      return InvalidArgument("account keys must be non-empty and free of NUL bytes", "accounts");
+    }
+  }
+  if (!rec.feature_names.empty() && rec.feature_names.size() != rec.features.size()) {
+    return InvalidArgument("feature_names must be empty or match features", "feature_names");
+  }
+  const Decision& d = rec.decision;
+  for (std::string_view s :
+       {std::string_view(rec.tenant), std::string_view(rec.principal),
+        std::string_view(d.transaction_id), std::string_view(rec.feature_schema_version),
+        std::string_view(d.model.name), std::string_view(d.model.version),
+        std::string_view(d.model.sha256), std::string_view(d.policy.version),
+        std::string_view(d.policy.sha256)}) {
+    if (s.size() > kMaxStringBytes) return InvalidArgument("a string field exceeds 1 MiB");
+  }
+  for (const std::string& n : rec.feature_names) {
+    if (n.size() > kMaxStringBytes) return InvalidArgument("a feature name exceeds 1 MiB");
+  }
+  for (const Reason& r : d.reasons) {
+    if (r.code.size() > kMaxStringBytes || r.rule.size() > kMaxStringBytes ||
+        r.message.size() > kMaxStringBytes) {
+      return InvalidArgument("a reason field exceeds 1 MiB");
+    }
+  }
+  for (const Contribution& c : d.contributions) {
+    if (c.feature.size() > kMaxStringBytes) return InvalidArgument("a feature name exceeds 1 MiB");
+  }
+  return Status::Ok();
+}
+
+bool RecordsEqual(const JournalRecord& a, const JournalRecord& b) {
+  if (a.seq != b.seq || a.prev_hash != b.prev_hash || a.record_hash != b.record_hash) return false;
+  std::string ea;
+  std::string eb;
+  EncodeRecordPayload(a, ea);
+  EncodeRecordPayload(b, eb);
+  return ea == eb;
+}
+
+}  // namespace verdict::journal

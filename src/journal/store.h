@@ -1,0 +1,83 @@
+// JournalStore: the RocksDB database under the data dir with the journal's column families and
+// key encodings (docs/journal_format.md §6). Owns the DB; reads and Write are thread-safe
+// (RocksDB's own guarantees). Converts every RocksDB error and exception into a Status.
+#pragma once
+
+#include <rocksdb/db.h>
+#include <rocksdb/file_system.h>
+#include <rocksdb/write_batch.h>
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/result.h"
+
+namespace verdict::journal {
+
+enum class Cf : int {
+  kDefault = 0,
+  kState,          // account key → opaque state bytes (owned by the feature engine)
+  kRecords,        // seq (u64 BE) → stored entry
+  kByDecision,     // decision id (16 bytes) → seq
+  kByTransaction,  // tenant \0 transaction id → seq
+  kByAccount,      // tenant \0 account \0 seq → ""
+  kCheckpoints,    // tree size (u64 BE) → checkpoint
+  kMeta,           // "head", "dek/<id>", "format"
+  kRegistry,       // generic key/value for the model and policy registry
+  kCount,
+};
+std::string_view CfName(Cf cf);
+
+inline constexpr std::string_view kMetaHeadKey = "head";
+inline constexpr std::string_view kMetaDekPrefix = "dek/";
+
+std::string SeqKey(uint64_t seq);
+// Returns 0 unless `key` is exactly 8 bytes.
+uint64_t ParseSeqKey(std::string_view key);
+std::string TransactionKey(std::string_view tenant, std::string_view transaction_id);
+std::string AccountPrefix(std::string_view tenant, std::string_view account);
+std::string AccountKey(std::string_view tenant, std::string_view account, uint64_t seq);
+
+struct StoreOptions {
+  std::string data_dir;
+  bool read_only = false;
+  bool create_if_missing = true;
+  // Test hook: the file system RocksDB uses (e.g. FaultInjectingFileSystem); null = default.
+  std::shared_ptr<rocksdb::FileSystem> file_system;
+  // Larger write buffers mean fewer flushes under sustained group commit.
+  size_t write_buffer_bytes = 64 << 20;
+};
+
+class JournalStore {
+ public:
+  static Result<std::unique_ptr<JournalStore>> Open(const StoreOptions& options);
+  ~JournalStore();
+  JournalStore(const JournalStore&) = delete;
+  JournalStore& operator=(const JournalStore&) = delete;
+
+  Status Write(rocksdb::WriteBatch& batch, bool sync);
+  Result<std::optional<std::string>> Get(Cf cf, std::string_view key) const;
+  std::unique_ptr<rocksdb::Iterator> NewIterator(Cf cf) const;
+
+  rocksdb::ColumnFamilyHandle* handle(Cf cf) const { return handles_[static_cast<int>(cf)]; }
+  // For tests (tamper injection) and tooling; the store keeps ownership.
+  rocksdb::DB* db() const { return db_.get(); }
+  bool read_only() const { return read_only_; }
+
+ private:
+  JournalStore() = default;
+
+  std::unique_ptr<rocksdb::Env> env_;  // must outlive db_
+  std::unique_ptr<rocksdb::DB> db_;
+  std::array<rocksdb::ColumnFamilyHandle*, static_cast<int>(Cf::kCount)> handles_{};
+  bool read_only_ = false;
+};
+
+Status FromRocks(const rocksdb::Status& s, std::string_view what);
+
+}  // namespace verdict::journal

@@ -1,0 +1,51 @@
+// Offline verification of a journal: the hash chain, the Merkle root at every checkpoint, the
+// checkpoint signatures, the head, and (optionally) payloads and indexes. Reports the first bad
+// record and why. Stateless functions; a read-only view of the store, safe beside a running
+// engine.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "common/result.h"
+#include "journal/checkpoint.h"
+#include "journal/envelope.h"
+#include "journal/store.h"
+
+namespace verdict::journal {
+
+struct VerifyOptions {
+  std::string data_dir;
+  // The key checkpoints must be signed with. Default: <data_dir>/journal_signing.pub. An auditor
+  // should pass a key obtained out of band: anyone who can rewrite the data dir can rewrite that.
+  std::optional<PublicKey> trusted_public_key;
+  // With the KEK, encrypted payloads are decrypted and checked too; without it the chain,
+  // trees and signatures are still checked over the ciphertext.
+  std::string kek_file;
+  // Decode payloads, check input_sha256 and that the decision-id and transaction indexes point
+  // at each record.
+  bool check_payloads = true;
+};
+
+struct VerifyReport {
+  bool ok = false;
+  uint64_t records = 0;      // records that verified, in order, before any problem
+  uint64_t checkpoints = 0;  // checkpoints whose root and signature verified
+  uint64_t encrypted_records = 0;
+  // The first record (by sequence number) that is missing, altered or out of place; for a bad
+  // checkpoint, the last record it covers. 0 when ok.
+  uint64_t first_bad_seq = 0;
+  std::string problem;  // empty when ok
+  Digest last_hash{};
+  Digest root{};
+};
+
+Result<VerifyReport> Verify(const VerifyOptions& options);
+// The same over an open store (used by Verify and by tests that tamper in place).
+Result<VerifyReport> VerifyStore(const JournalStore& store, const PublicKey& trusted_key,
+                                 const PayloadCipher* cipher, bool check_payloads);
+
+std::string VerifyReportToJson(const VerifyReport& report);
+
+}  // namespace verdict::journal
