@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "cli/audit_command.h"
+#include "cli/model_command.h"
 #include "cli/serve_command.h"
 
 namespace {
@@ -28,6 +29,7 @@ int main(int argc, char** argv) {
   RegisterVersionCommand(app);
   verdict::RegisterServeCommand(app);
   verdict::RegisterAuditCommand(app);
+  verdict::RegisterModelCommand(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,0 +1,11 @@
+// SHA-256 of a byte string as lowercase hex, via OpenSSL. Stateless; thread-safe.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace verdict::model {
+
+std::string Sha256Hex(std::string_view bytes);
+
+}  // namespace verdict::model
