@@ -1,5 +1,5 @@
-// JSON encoding of Decisions and error bodies exactly as DESIGN.md §7 specifies.
-// Stateless; thread-safe.
+// JSON encoding of error bodies exactly as DESIGN.md §7 specifies, and (through
+// core/decision_json.h) of Decisions. Stateless; thread-safe.
 #pragma once
 
 #include <string>
@@ -7,11 +7,9 @@
 #include "common/json_writer.h"
 #include "common/status.h"
 #include "core/decision.h"
+#include "core/decision_json.h"
 
 namespace verdict {
-
-void WriteDecisionJson(const Decision& decision, JsonWriter& writer);
-std::string DecisionToJson(const Decision& decision);
 
 // {"error": {"code": "invalid_argument", "message": "...", "field": "amount"}}; "field" is
 // omitted when the error concerns no single field.

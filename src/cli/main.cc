@@ -3,8 +3,11 @@
 #include <cstdio>
 
 #include "cli/audit_command.h"
+#include "cli/features_command.h"
 #include "cli/model_command.h"
+#include "cli/policy_command.h"
 #include "cli/serve_command.h"
+#include "cli/sim_command.h"
 
 namespace {
 
@@ -30,6 +33,9 @@ int main(int argc, char** argv) {
   verdict::RegisterServeCommand(app);
   verdict::RegisterAuditCommand(app);
   verdict::RegisterModelCommand(app);
+  verdict::RegisterPolicyCommand(app);
+  verdict::RegisterSimCommand(app);
+  verdict::RegisterFeaturesCommand(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

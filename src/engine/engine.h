@@ -1,8 +1,10 @@
-// Engine: owns one of each pipeline component (account store, rules, workers) and runs
-// features -> model -> policy for each transaction. Thread-safe: Submit and Decide may be
-// called from any thread; per-account consistency comes from the store's stripe locks.
+// Engine: owns one of each pipeline component (account store, model stage, rules, journal,
+// scheduler) and runs features -> model -> policy -> journal for each transaction.
+// Thread-safe: Submit and Decide may be called from any thread; per-account consistency and
+// journal order come from the store's stripe locks.
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <string>
@@ -14,10 +16,14 @@
 #include "common/uuid.h"
 #include "core/decision.h"
 #include "core/transaction.h"
+#include "engine/active_policy.h"
 #include "engine/engine_options.h"
+#include "engine/model_stage.h"
 #include "features/account_store.h"
+#include "journal/journal.h"
 #include "policy/fixed_rules.h"
-#include "sched/worker_pool.h"
+#include "sched/circuit_breaker.h"
+#include "sched/scheduler.h"
 
 namespace verdict {
 
@@ -30,17 +36,37 @@ class Engine {
                                                 MetricsRegistry& metrics, const Clock& clock);
   ~Engine();
 
-  // Queues one transaction; `done` runs on a worker thread. `received_ns` is the monotonic
-  // time the request arrived (for the queue timing). False when the queue is full.
-  bool Submit(Transaction txn, int64_t received_ns, DecisionCallback done);
-  // Queues a batch as one task, decided in order (so two items on one account see each
-  // other, as separate requests would). Items that failed decoding pass through unchanged.
-  bool SubmitBatch(std::vector<Result<Transaction>> items, int64_t received_ns, BatchCallback done);
-  // Decides on the calling thread.
-  Result<Decision> Decide(const Transaction& txn, int64_t received_ns);
+  // Queues one transaction in its priority class; `done` runs on a worker thread.
+  // `received_ns` is the monotonic time the request arrived (deadline and queue timing).
+  // On refusal (kResourceExhausted: bulk over capacity; kUnavailable: full or stopping) `done`
+  // is never called.
+  Status Submit(Transaction txn, int64_t received_ns, DecisionCallback done);
+  // Queues a batch as one task in its most urgent item's class, decided in order (so two items
+  // on one account see each other, as separate requests would). Items that failed decoding
+  // pass through unchanged.
+  Status SubmitBatch(std::vector<Result<Transaction>> items, int64_t received_ns,
+                     BatchCallback done);
+  // Decides on the calling thread; `done` runs once the decision is durable (on the journal's
+  // writer thread), or at once for an error or a replayed transaction. `fallback` skips the
+  // model (the deadline's degraded path).
+  void Decide(const Transaction& txn, int64_t received_ns, bool fallback, DecisionCallback done);
+  // Decide and wait for durability (replay, benchmarks, tests).
+  Result<Decision> DecideAndWait(const Transaction& txn, int64_t received_ns,
+                                 bool fallback = false);
 
-  // Readiness for /readyz; `why` says what is wrong when false.
-  bool Ready(std::string* why) const;
+  // The policy in force, and activation of a compiled bundle (hot: decisions already under
+  // way finish with the policy they started with).
+  std::shared_ptr<const ActivePolicy> policy() const { return policy_.load(); }
+  void ActivatePolicy(std::shared_ptr<const CompiledPolicy> compiled);
+
+  // Stored decisions (the journal's committed records), for the read routes.
+  Result<std::optional<Decision>> FindDecision(const Uuid& decision_id) const;
+  Result<std::optional<Decision>> FindDecisionForTransaction(std::string_view transaction_id) const;
+  Result<std::vector<Decision>> RecentDecisionsForAccount(std::string_view account,
+                                                          size_t limit) const;
+
+  // Readiness for /readyz; `detail` says what is wrong when false, or what is degraded.
+  bool Ready(std::string* detail) const;
   const EngineOptions& options() const { return options_; }
 
  private:
@@ -51,18 +77,25 @@ class Engine {
     Histogram* features;
     Histogram* model;
     Histogram* policy;
+    Histogram* journal;
     Histogram* total;
     Counter* decisions[3][2];  // [outcome][path]
+    Counter* model_overruns;
+    Gauge* breaker_open;
   };
+  Status AdmissionStatus(Scheduler::Admission admission) const;
 
   EngineOptions options_;
   const Clock& clock_;
   UuidV7Generator ids_;
   AccountStore accounts_;
-  std::shared_ptr<const FixedRules> rules_;
+  std::atomic<std::shared_ptr<const ActivePolicy>> policy_;
+  std::shared_ptr<const ModelStage> model_;  // null: no model configured
+  std::unique_ptr<CircuitBreaker> breaker_;
+  std::unique_ptr<journal::Journal> journal_;
   StageMetrics metrics_{};
   // Last, so that it stops (and drains) before the members its tasks use are destroyed.
-  std::unique_ptr<WorkerPool> workers_;
+  std::unique_ptr<Scheduler> scheduler_;
 };
 
 }  // namespace verdict

@@ -51,6 +51,15 @@ class TableReader {
     return Status::Ok();
   }
 
+  Status Boolean(std::string_view key, bool* out) {
+    const toml::node* node = Take(key);
+    if (node == nullptr) return Status::Ok();
+    if (!node->is_boolean())
+      return InvalidArgument(Name(key) + " must be true or false", Name(key));
+    *out = *node->value<bool>();
+    return Status::Ok();
+  }
+
   Status String(std::string_view key, std::string* out) {
     const toml::node* node = Take(key);
     if (node == nullptr) return Status::Ok();
@@ -129,10 +138,61 @@ Status ReadServer(TableReader& r, EngineOptions* o) {
 }
 
 Status ReadEngine(TableReader& r, EngineOptions* o) {
-  VERDICT_RETURN_IF_ERROR(r.Integer("workers", &o->workers, 0, 1024));
+  VERDICT_RETURN_IF_ERROR(r.Integer("workers", &o->sched.workers, 0, 1024));
   VERDICT_RETURN_IF_ERROR(r.Integer("account_stripes", &o->account_stripes, 1, 1 << 20));
-  VERDICT_RETURN_IF_ERROR(r.Integer("queue_capacity", &o->queue_capacity, 1, 1 << 24));
+  VERDICT_RETURN_IF_ERROR(r.Integer("queue_capacity", &o->sched.queue_capacity, 1, 1 << 24));
   VERDICT_RETURN_IF_ERROR(r.String("data_dir", &o->data_dir));
+  return r.RejectUnknown();
+}
+
+Status ReadSched(TableReader& r, EngineOptions* o) {
+  static constexpr const char* kClassKeys[] = {"realtime", "standard", "bulk"};
+  SchedulerOptions& s = o->sched;
+  for (int i = 0; i < 3; ++i) {
+    int64_t deadline_ms = s.classes[i].deadline_us / 1000;
+    VERDICT_RETURN_IF_ERROR(
+        r.Integer(std::string(kClassKeys[i]) + "_deadline_ms", &deadline_ms, 1, 60'000));
+    s.classes[i].deadline_us = deadline_ms * 1000;
+  }
+  VERDICT_RETURN_IF_ERROR(r.Integer("max_batch", &s.max_batch, 1, 4096));
+  VERDICT_RETURN_IF_ERROR(r.Integer("bulk_queue_capacity", &s.bulk_queue_capacity, 1, 1 << 24));
+  int64_t aging_ms = s.bulk_aging_us / 1000;
+  VERDICT_RETURN_IF_ERROR(r.Integer("bulk_aging_ms", &aging_ms, 1, 600'000));
+  s.bulk_aging_us = aging_ms * 1000;
+  VERDICT_RETURN_IF_ERROR(r.Double("ewma_alpha", &s.ewma_alpha, 0.001, 1));
+  VERDICT_RETURN_IF_ERROR(r.Boolean("fifo", &s.fifo));
+  int64_t budget_us = o->model_budget_us;
+  VERDICT_RETURN_IF_ERROR(r.Integer("model_budget_us", &budget_us, 1, 10'000'000));
+  o->model_budget_us = budget_us;
+  VERDICT_RETURN_IF_ERROR(
+      r.Integer("breaker_failures_to_open", &s.breaker.failures_to_open, 1, 1'000'000));
+  int64_t open_ms = s.breaker.open_for_us / 1000;
+  VERDICT_RETURN_IF_ERROR(r.Integer("breaker_open_ms", &open_ms, 1, 3'600'000));
+  s.breaker.open_for_us = open_ms * 1000;
+  VERDICT_RETURN_IF_ERROR(
+      r.Integer("breaker_probes_to_close", &s.breaker.probes_to_close, 1, 1'000'000));
+  return r.RejectUnknown();
+}
+
+Status ReadJournal(TableReader& r, EngineOptions* o) {
+  std::string durability = o->journal.sync ? "sync" : "async";
+  VERDICT_RETURN_IF_ERROR(r.String("durability", &durability));
+  if (durability != "sync" && durability != "async") {
+    return InvalidArgument("journal.durability must be \"sync\" or \"async\"",
+                           r.Name("durability"));
+  }
+  o->journal.sync = durability == "sync";
+  VERDICT_RETURN_IF_ERROR(r.Integer("checkpoint_every_records",
+                                    &o->journal.checkpoint_every_records, 1, int64_t{1} << 40));
+  VERDICT_RETURN_IF_ERROR(
+      r.Integer("checkpoint_interval_ms", &o->journal.checkpoint_interval_ms, 1, 86'400'000));
+  VERDICT_RETURN_IF_ERROR(r.String("kek_file", &o->journal.kek_file));
+  VERDICT_RETURN_IF_ERROR(r.Integer("min_free_mb", &o->journal.min_free_mb, 0, 1 << 30));
+  return r.RejectUnknown();
+}
+
+Status ReadPolicy(TableReader& r, EngineOptions* o) {
+  VERDICT_RETURN_IF_ERROR(r.String("path", &o->policy_path));
   return r.RejectUnknown();
 }
 
@@ -231,7 +291,8 @@ Result<EngineOptions> ParseEngineOptions(std::string_view toml_text, std::string
     Status (*read)(TableReader&, EngineOptions*);
   };
   static constexpr Section kSections[] = {
-      {"server", ReadServer}, {"engine", ReadEngine}, {"model", ReadModel}, {"rules", ReadRules}};
+      {"server", ReadServer}, {"engine", ReadEngine},   {"sched", ReadSched},  {"model", ReadModel},
+      {"rules", ReadRules},   {"journal", ReadJournal}, {"policy", ReadPolicy}};
   for (const auto& [key, node] : root) {
     bool known = false;
     for (const Section& s : kSections) known |= key.str() == s.name;

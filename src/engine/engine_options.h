@@ -10,6 +10,7 @@
 #include "api/http_server.h"
 #include "common/result.h"
 #include "policy/fixed_rules.h"
+#include "sched/scheduler_options.h"
 
 namespace verdict {
 
@@ -19,15 +20,29 @@ struct ModelOptions {
   std::string version = "1";
 };
 
+struct JournalSettings {
+  bool sync = true;  // durability = "sync": acknowledge only after fsync (I1); "async": benchmarks
+  uint64_t checkpoint_every_records = 100'000;
+  int64_t checkpoint_interval_ms = 10'000;
+  std::string kek_file;       // non-empty: encrypt record payloads at rest with this key file
+  uint64_t min_free_mb = 64;  // fail closed when the disk has less free space than this
+};
+
 struct EngineOptions {
   HttpServerOptions server;
   size_t max_batch_items = 1000;
-  size_t workers = 0;  // 0: one per hardware thread
   size_t account_stripes = 1024;
-  size_t queue_capacity = 65'536;
   std::string data_dir = "./var";
+  // Workers, queue capacities, classes and the model's circuit breaker ([engine] workers and
+  // queue_capacity, the rest under [sched]).
+  SchedulerOptions sched;
+  // A model stage slower than this counts as a failure for the circuit breaker.
+  int64_t model_budget_us = 5'000;
   ModelOptions model;
+  // A policy bundle (.policy file or folder, docs/policy.md); empty: the fixed [rules].
+  std::string policy_path;
   FixedRulesOptions rules;
+  JournalSettings journal;
 };
 
 // Parses TOML text. Unknown keys, wrong types and out-of-range values are errors whose field

@@ -1,8 +1,12 @@
 #include "engine/http_routes.h"
 
+#include <charconv>
+
 #include "api/decision_json.h"
 #include "api/transaction_json.h"
 #include "common/clock.h"
+#include "features/feature_vector.h"
+#include "policy/policy_bundle.h"
 
 namespace verdict {
 namespace {
@@ -14,9 +18,9 @@ HttpResponse ErrorResponse(const Status& status) {
   return response;
 }
 
-HttpResponse Overloaded() {
-  HttpResponse response = ErrorResponse(
-      Status(StatusCode::kResourceExhausted, "the engine's queue is full; retry shortly"));
+// A refused admission: 429 with Retry-After for bulk over capacity, 503 otherwise.
+HttpResponse Refused(const Status& status) {
+  HttpResponse response = ErrorResponse(status);
   response.headers.emplace_back("Retry-After", "1");
   return response;
 }
@@ -28,6 +32,30 @@ TransactionDecoder& ThreadDecoder() {
 
 const RouteOptions kJsonBody{{"application/json"}};
 
+// `limit=N` in a query string (1..1000); other parameters are refused by name.
+Status ParseLimit(std::string_view query, size_t* limit) {
+  while (!query.empty()) {
+    size_t amp = query.find('&');
+    std::string_view pair = query.substr(0, amp);
+    query = amp == std::string_view::npos ? std::string_view() : query.substr(amp + 1);
+    size_t eq = pair.find('=');
+    std::string_view key = pair.substr(0, eq);
+    std::string_view value =
+        eq == std::string_view::npos ? std::string_view() : pair.substr(eq + 1);
+    if (key != "limit") {
+      return InvalidArgument("unknown query parameter '" + std::string(key.substr(0, 40)) + "'",
+                             std::string(key.substr(0, 40)));
+    }
+    size_t n = 0;
+    auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
+    if (ec != std::errc() || end != value.data() + value.size() || n < 1 || n > 1000) {
+      return InvalidArgument("limit must be an integer from 1 to 1000", "limit");
+    }
+    *limit = n;
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
 void RegisterEngineRoutes(Engine& engine, MetricsRegistry& metrics, Router& router) {
@@ -37,16 +65,17 @@ void RegisterEngineRoutes(Engine& engine, MetricsRegistry& metrics, Router& rout
         Result<Transaction> txn = ThreadDecoder().DecodeOne(request.body);
         if (!txn.ok()) return respond(ErrorResponse(txn.status()));
         auto shared_respond = std::make_shared<Responder>(std::move(respond));
-        bool queued = engine.Submit(std::move(txn).value(), request.received_at_ns,
-                                    [shared_respond](Result<Decision> decision) {
-                                      if (!decision.ok()) {
-                                        return (*shared_respond)(ErrorResponse(decision.status()));
-                                      }
-                                      HttpResponse response;
-                                      response.body = DecisionToJson(*decision);
-                                      (*shared_respond)(std::move(response));
-                                    });
-        if (!queued) (*shared_respond)(Overloaded());
+        Status admitted =
+            engine.Submit(std::move(txn).value(), request.received_at_ns,
+                          [shared_respond](Result<Decision> decision) {
+                            if (!decision.ok()) {
+                              return (*shared_respond)(ErrorResponse(decision.status()));
+                            }
+                            HttpResponse response;
+                            response.body = DecisionToJson(*decision);
+                            (*shared_respond)(std::move(response));
+                          });
+        if (!admitted.ok()) (*shared_respond)(Refused(admitted));
       },
       kJsonBody);
 
@@ -56,22 +85,132 @@ void RegisterEngineRoutes(Engine& engine, MetricsRegistry& metrics, Router& rout
         auto items = ThreadDecoder().DecodeBatch(request.body, engine.options().max_batch_items);
         if (!items.ok()) return respond(ErrorResponse(items.status()));
         auto shared_respond = std::make_shared<Responder>(std::move(respond));
-        bool queued = engine.SubmitBatch(std::move(items).value(), request.received_at_ns,
-                                         [shared_respond](std::vector<Result<Decision>> decisions) {
-                                           HttpResponse response;
-                                           JsonWriter w(response.body);
-                                           w.BeginObject().Key("decisions").BeginArray();
-                                           for (const Result<Decision>& d : decisions) {
-                                             if (d.ok()) {
-                                               WriteDecisionJson(*d, w);
-                                             } else {
-                                               WriteErrorJson(d.status(), w);
-                                             }
-                                           }
-                                           w.EndArray().EndObject();
-                                           (*shared_respond)(std::move(response));
-                                         });
-        if (!queued) (*shared_respond)(Overloaded());
+        Status admitted =
+            engine.SubmitBatch(std::move(items).value(), request.received_at_ns,
+                               [shared_respond](std::vector<Result<Decision>> decisions) {
+                                 HttpResponse response;
+                                 JsonWriter w(response.body);
+                                 w.BeginObject().Key("decisions").BeginArray();
+                                 for (const Result<Decision>& d : decisions) {
+                                   if (d.ok()) {
+                                     WriteDecisionJson(*d, w);
+                                   } else {
+                                     WriteErrorJson(d.status(), w);
+                                   }
+                                 }
+                                 w.EndArray().EndObject();
+                                 (*shared_respond)(std::move(response));
+                               });
+        if (!admitted.ok()) (*shared_respond)(Refused(admitted));
+      },
+      kJsonBody);
+
+  auto decision_response = [](Result<std::optional<Decision>> found, std::string_view what) {
+    if (!found.ok()) return ErrorResponse(found.status());
+    if (!*found) return ErrorResponse(NotFound("no decision for " + std::string(what)));
+    HttpResponse response;
+    response.body = DecisionToJson(**found);
+    return response;
+  };
+
+  router.Add(
+      "GET", "/v1/decisions/{decision_id}",
+      [&engine, decision_response](HttpRequest&& request, Responder respond) {
+        std::string_view id = request.PathParam("decision_id");
+        auto uuid = Uuid::Parse(id);
+        if (!uuid) {
+          return respond(ErrorResponse(InvalidArgument(
+              "decision_id must be a UUID such as 0193a7c4-5e1b-7cc2-9f00-3b1f2a9e4d11",
+              "decision_id")));
+        }
+        respond(decision_response(engine.FindDecision(*uuid), "decision " + std::string(id)));
+      });
+
+  router.Add("GET", "/v1/transactions/{transaction_id}/decision",
+             [&engine, decision_response](HttpRequest&& request, Responder respond) {
+               std::string_view id = request.PathParam("transaction_id");
+               respond(decision_response(engine.FindDecisionForTransaction(id),
+                                         "transaction " + std::string(id)));
+             });
+
+  router.Add("GET", "/v1/accounts/{account}/decisions",
+             [&engine](HttpRequest&& request, Responder respond) {
+               size_t limit = 50;
+               Status bad_limit = ParseLimit(request.query, &limit);
+               if (!bad_limit.ok()) return respond(ErrorResponse(bad_limit));
+               auto decisions =
+                   engine.RecentDecisionsForAccount(request.PathParam("account"), limit);
+               if (!decisions.ok()) return respond(ErrorResponse(decisions.status()));
+               HttpResponse response;
+               JsonWriter w(response.body);
+               w.BeginObject().Key("decisions").BeginArray();
+               for (const Decision& d : *decisions) WriteDecisionJson(d, w);
+               w.EndArray().EndObject();
+               respond(std::move(response));
+             });
+
+  router.Add("GET", "/v1/policy", [&engine](HttpRequest&&, Responder respond) {
+    auto active = engine.policy();
+    HttpResponse response;
+    JsonWriter w(response.body);
+    if (active->compiled() != nullptr) {
+      WriteBundleInfoJson(active->compiled()->info(), w);
+    } else {
+      w.BeginObject()
+          .Key("name")
+          .String("fixed rules")
+          .Key("version")
+          .String(active->ref().version);
+      w.Key("sha256").String(active->ref().sha256).EndObject();
+    }
+    respond(std::move(response));
+  });
+
+  // Validate and ingest share the checking; ingest then activates atomically. A bundle with
+  // errors is refused with all of them, and the active policy keeps serving.
+  auto check_bundle =
+      [](const HttpRequest& request,
+         std::vector<Diagnostic>* errors) -> Result<std::shared_ptr<const CompiledPolicy>> {
+    VERDICT_ASSIGN_OR_RETURN(BundleSource source, ParseBundleJson(request.body));
+    return CompileBundle(source, kFeatureNames, errors);
+  };
+  auto refused_bundle = [](const Status& status, const std::vector<Diagnostic>& errors) {
+    HttpResponse response;
+    response.status = HttpStatusOf(status.code());
+    JsonWriter w(response.body);
+    w.BeginObject().Key("error").BeginObject();
+    w.Key("code").String(StatusCodeName(status.code())).Key("message").String(status.message());
+    if (!status.field().empty()) w.Key("field").String(status.field());
+    w.Key("errors");
+    WriteDiagnosticsJson(errors, w);
+    w.EndObject().EndObject();
+    return response;
+  };
+  router.Add(
+      "POST", "/v1/policy:validate",
+      [check_bundle, refused_bundle](HttpRequest&& request, Responder respond) {
+        std::vector<Diagnostic> errors;
+        auto compiled = check_bundle(request, &errors);
+        if (!compiled.ok()) return respond(refused_bundle(compiled.status(), errors));
+        HttpResponse response;
+        JsonWriter w(response.body);
+        w.BeginObject().Key("valid").Bool(true).Key("policy");
+        WriteBundleInfoJson((*compiled)->info(), w);
+        w.EndObject();
+        respond(std::move(response));
+      },
+      kJsonBody);
+  router.Add(
+      "POST", "/v1/policy/ingest",
+      [&engine, check_bundle, refused_bundle](HttpRequest&& request, Responder respond) {
+        std::vector<Diagnostic> errors;
+        auto compiled = check_bundle(request, &errors);
+        if (!compiled.ok()) return respond(refused_bundle(compiled.status(), errors));
+        engine.ActivatePolicy(*compiled);
+        HttpResponse response;
+        JsonWriter w(response.body);
+        WriteBundleInfoJson((*compiled)->info(), w);
+        respond(std::move(response));
       },
       kJsonBody);
 
@@ -82,15 +221,14 @@ void RegisterEngineRoutes(Engine& engine, MetricsRegistry& metrics, Router& rout
   });
 
   router.Add("GET", "/readyz", [&engine](HttpRequest&&, Responder respond) {
-    std::string why;
+    std::string detail;
     HttpResponse response;
     JsonWriter w(response.body);
-    if (engine.Ready(&why)) {
-      w.BeginObject().Key("ready").Bool(true).EndObject();
-    } else {
-      response.status = 503;
-      w.BeginObject().Key("ready").Bool(false).Key("reason").String(why).EndObject();
-    }
+    const bool ready = engine.Ready(&detail);
+    if (!ready) response.status = 503;
+    w.BeginObject().Key("ready").Bool(ready);
+    if (!detail.empty()) w.Key("reason").String(detail);
+    w.EndObject();
     respond(std::move(response));
   });
 

@@ -3,10 +3,9 @@
 namespace verdict {
 
 AccountStore::AccountStore(size_t stripes) {
-  stripes_.reserve(stripes == 0 ? 1 : stripes);
-  for (size_t i = 0; i < (stripes == 0 ? 1 : stripes); ++i) {
-    stripes_.push_back(std::make_unique<Stripe>());
-  }
+  const size_t n = stripes == 0 ? 1 : stripes;
+  stripes_.reserve(n);
+  for (size_t i = 0; i < n; ++i) stripes_.push_back(std::make_unique<Stripe>());
 }
 
 size_t AccountStore::AccountCount() const {

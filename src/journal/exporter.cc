@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "common/rfc3339.h"
+#include "core/decision_json.h"
 #include "journal/stored_record.h"
 
 namespace verdict::journal {
@@ -33,41 +34,8 @@ void WriteRecordJson(const JournalRecord& rec, JsonWriter& w) {
     for (const std::string& n : rec.feature_names) w.String(n);
     w.EndArray();
   }
-  w.Key("decision").BeginObject();
-  w.Key("decision_id").String(d.decision_id.ToString());
-  w.Key("transaction_id").String(d.transaction_id);
-  w.Key("outcome").String(OutcomeName(d.outcome));
-  w.Key("score").Double(d.score);
-  w.Key("path").String(DecisionPathName(d.path));
-  w.Key("reasons").BeginArray();
-  for (const Reason& r : d.reasons) {
-    w.BeginObject();
-    w.Key("code").String(r.code).Key("rule").String(r.rule).Key("message").String(r.message);
-    w.EndObject();
-  }
-  w.EndArray();
-  w.Key("contributions").BeginArray();
-  for (const Contribution& c : d.contributions) {
-    w.BeginObject();
-    w.Key("feature").String(c.feature).Key("value").Double(c.value);
-    w.Key("contribution").Double(c.contribution);
-    w.EndObject();
-  }
-  w.EndArray();
-  w.Key("model").BeginObject();
-  w.Key("name").String(d.model.name).Key("version").String(d.model.version);
-  w.Key("sha256").String(d.model.sha256);
-  w.EndObject();
-  w.Key("policy").BeginObject();
-  w.Key("version").String(d.policy.version).Key("sha256").String(d.policy.sha256);
-  w.EndObject();
-  const StageTimings& t = d.timings;
-  w.Key("timings_us").BeginObject();
-  w.Key("queue").Int(t.queue_us).Key("features").Int(t.features_us);
-  w.Key("model").Int(t.model_us).Key("policy").Int(t.policy_us);
-  w.Key("journal").Int(t.journal_us).Key("total").Int(t.total_us);
-  w.EndObject();
-  w.EndObject();
+  w.Key("decision");
+  WriteDecisionJson(d, w);
   w.EndObject();
 }
 

@@ -1,6 +1,7 @@
 #include "journal/journal.h"
 
 #include <spdlog/spdlog.h>
+#include <sys/statvfs.h>
 
 #include <algorithm>
 #include <chrono>
@@ -389,6 +390,10 @@ void Journal::CommitGroup(std::vector<std::shared_ptr<Pending>>& group) {
     batch.Put(store_->handle(Cf::kMeta), kMetaHeadKey, EncodeHead(head));
   }
 
+  if (Status room = CheckFreeSpace(); !room.ok()) {
+    FailClosed(room, group);
+    return;
+  }
   Status written = store_->Write(batch, options_.durability == Durability::kSync);
   if (!written.ok()) {
     FailClosed(written, group);
@@ -425,6 +430,17 @@ void Journal::CommitGroup(std::vector<std::shared_ptr<Pending>>& group) {
     group[i]->done(CommitInfo{group[i]->seq, hashes[i]});
   }
   for (auto& w : ready) w(Status::Ok());
+}
+
+Status Journal::CheckFreeSpace() const {
+  if (options_.min_free_bytes == 0) return Status::Ok();
+  struct statvfs fs {};
+  if (statvfs(options_.data_dir.c_str(), &fs) != 0) return Status::Ok();  // cannot tell: write
+  const uint64_t free_bytes = static_cast<uint64_t>(fs.f_bavail) * fs.f_frsize;
+  if (free_bytes >= options_.min_free_bytes) return Status::Ok();
+  return Unavailable("disk nearly full: " + std::to_string(free_bytes) + " bytes free in " +
+                     options_.data_dir + ", below the reserve of " +
+                     std::to_string(options_.min_free_bytes));
 }
 
 void Journal::FailClosed(const Status& cause, std::vector<std::shared_ptr<Pending>>& group) {

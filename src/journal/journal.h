@@ -49,6 +49,10 @@ struct JournalOptions {
   // Reject an Enqueue whose (tenant, transaction id) is already journaled or pending, with
   // kAlreadyExists: the last line of defence for idempotency under concurrent retries.
   bool reject_duplicate_transactions = true;
+  // Fail closed when the data directory's file system has less free space than this before a
+  // group is written. RocksDB 7.8 (Debian 12) can abort the process on an assertion when a
+  // write runs into ENOSPC, so the journal stops before the disk is actually full.
+  uint64_t min_free_bytes = uint64_t{64} << 20;
   // Encrypt record payloads at rest with a data key wrapped by the 32-byte KEK in this file
   // (0600). Empty: payloads are stored in the clear.
   std::string kek_file;
@@ -171,6 +175,8 @@ class Journal {
   Status Recover();
   void WriterLoop();
   void CommitGroup(std::vector<std::shared_ptr<Pending>>& group);
+  // Ok, or kUnavailable when free space is below options_.min_free_bytes.
+  Status CheckFreeSpace() const;
   void FailClosed(const Status& cause, std::vector<std::shared_ptr<Pending>>& group);
   bool CheckpointDueByTime() const;
   Result<bool> TransactionCommitted(const std::string& txn_key) const;

@@ -9,7 +9,7 @@
 #include <new>
 
 #include "model/saabas.h"
-#include "model/sha256.h"
+#include "common/sha256.h"
 #include "model/tree_shap.h"
 #include "model/xgboost_json_loader.h"
 

@@ -7,7 +7,7 @@
 #include <thread>
 #include <vector>
 
-#include "model/sha256.h"
+#include "common/sha256.h"
 #include "model/xgboost_trainer_test.h"
 
 namespace verdict::model {

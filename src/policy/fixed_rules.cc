@@ -1,9 +1,9 @@
 #include "policy/fixed_rules.h"
 
-#include <openssl/evp.h>
-
 #include <algorithm>
 #include <cstdio>
+
+#include "common/sha256.h"
 
 namespace verdict {
 namespace {
@@ -15,19 +15,6 @@ std::string FormatScore(double score) {
 }
 
 }  // namespace
-
-std::string Sha256Hex(std::string_view data) {
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int length = 0;
-  EVP_Digest(data.data(), data.size(), digest, &length, EVP_sha256(), nullptr);
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  for (unsigned int i = 0; i < length; ++i) {
-    out += kHex[digest[i] >> 4];
-    out += kHex[digest[i] & 0xF];
-  }
-  return out;
-}
 
 Result<std::shared_ptr<const FixedRules>> FixedRules::Create(
     const FixedRulesOptions& options, std::span<const std::string_view> feature_names) {

@@ -58,7 +58,4 @@ class FixedRules {
   PolicyRef ref_;
 };
 
-// Lower-case hex SHA-256 of `data` (OpenSSL).
-std::string Sha256Hex(std::string_view data);
-
 }  // namespace verdict

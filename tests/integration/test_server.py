@@ -64,7 +64,9 @@ class ServerTest(unittest.TestCase):
                                      transaction("small-1", amount="12.00",
                                                  sender={"account": "ACC-QUIET"}))
         self.assertEqual(d["outcome"], "allow")
-        self.assertEqual(d["reasons"], [])
+        # No model is configured here: rules alone decided, and the decision says so.
+        self.assertEqual(d["path"], "fallback")
+        self.assertEqual([r["code"] for r in d["reasons"]], ["FALLBACK"])
 
     def test_velocity_uses_the_sliding_window(self):
         # The demo configuration reviews a sender's 21st transfer within one hour.

@@ -19,12 +19,12 @@ SOURCE_DIR = os.environ.get("VERDICT_SOURCE_DIR", ".")
 class VerdictProcess:
     """One engine process with its own data directory; a context manager."""
 
-    def __init__(self, extra_args=(), config=None, startup_timeout_s=30):
+    def __init__(self, extra_args=(), config=None, startup_timeout_s=30, data_dir=None):
         self.tmp = tempfile.mkdtemp(prefix="verdict-it-")
         self.port_file = os.path.join(self.tmp, "port")
         self.log_path = os.path.join(self.tmp, "verdict.log")
         args = [BINARY, "serve", "--listen", "127.0.0.1:0", "--data-dir",
-                os.path.join(self.tmp, "var"), "--port-file", self.port_file]
+                data_dir or os.path.join(self.tmp, "var"), "--port-file", self.port_file]
         if config is not None:
             path = os.path.join(self.tmp, "verdict.toml")
             with open(path, "w") as f:

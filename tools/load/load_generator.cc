@@ -1,6 +1,7 @@
 #include "load/load_generator.h"
 
 #define BOOST_BEAST_USE_STD_STRING_VIEW
+#include <algorithm>
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
@@ -31,7 +32,9 @@ class Runner;
 
 class Connection : public std::enable_shared_from_this<Connection> {
  public:
-  Connection(Runner& runner, net::io_context& ioc) : runner_(runner), socket_(ioc) {}
+  Connection(Runner& runner, net::io_context& ioc, std::string klass)
+      : runner_(runner), socket_(ioc), klass_(std::move(klass)) {}
+  const std::string& klass() const { return klass_; }
   void Connect(const tcp::endpoint& endpoint);
   void Send(Pending request);
   bool idle() const { return connected_ && !busy_; }
@@ -50,6 +53,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   std::optional<http::response_parser<http::string_body>> parser_;
   std::string wire_;
   Pending current_;
+  const std::string klass_;  // the class whose requests this connection carries
   bool connected_ = false;
   bool busy_ = false;
 };
@@ -71,9 +75,20 @@ class Runner {
     tcp::endpoint endpoint(
         net::ip::make_address(options_.host == "localhost" ? "127.0.0.1" : options_.host),
         options_.port);
-    for (int i = 0; i < options_.connections; ++i) {
-      connections_.push_back(std::make_shared<Connection>(*this, ioc_));
-      connections_.back()->Connect(endpoint);
+    // Each class has its own connections, as a payment switch keeps separate pools: a
+    // realtime request never waits on the client side behind bulk ones.
+    double total = 0;
+    for (const auto& [name, share] : options_.mix) total += share;
+    for (const auto& [name, share] : options_.mix) {
+      if (share <= 0) continue;
+      // At least a few per class: with a durable journal each answer waits for a group commit,
+      // so one connection carries only a few hundred requests a second.
+      int n = std::max(std::min(options_.connections, 8),
+                       static_cast<int>(options_.connections * share / total + 0.5));
+      for (int i = 0; i < n; ++i) {
+        connections_.push_back(std::make_shared<Connection>(*this, ioc_, name));
+        connections_.back()->Connect(endpoint);
+      }
     }
     start_ = Clock::now();
     window_end_ = start_ + std::chrono::duration_cast<Clock::duration>(
@@ -88,11 +103,12 @@ class Runner {
     return result_;
   }
 
-  // A connection is free: it takes the oldest waiting request.
+  // A connection is free: it takes the oldest waiting request of its class.
   void OnIdle(Connection& connection) {
-    if (!backlog_.empty()) {
-      Pending next = std::move(backlog_.front());
-      backlog_.pop_front();
+    auto& backlog = backlog_[connection.klass()];
+    if (!backlog.empty()) {
+      Pending next = std::move(backlog.front());
+      backlog.pop_front();
       connection.Send(std::move(next));
     } else {
       MaybeFinish();
@@ -120,8 +136,6 @@ class Runner {
     ++result_.by_class[request.klass].status[0];
     --outstanding_;
   }
-
-  void Requeue(Pending request) { backlog_.push_front(std::move(request)); }
 
   const LoadOptions& options() const { return options_; }
 
@@ -171,9 +185,11 @@ class Runner {
     ++issued_;
     ++outstanding_;
     for (auto& connection : connections_) {
-      if (connection->idle()) return connection->Send(std::move(request));
+      if (connection->klass() == request.klass && connection->idle()) {
+        return connection->Send(std::move(request));
+      }
     }
-    backlog_.push_back(std::move(request));
+    backlog_[request.klass].push_back(std::move(request));
   }
 
   std::string MakeBody(const std::string& klass) {
@@ -233,6 +249,7 @@ class Runner {
     // What never got an answer stays counted as sent and not answered.
     backlog_.clear();
     drain_timer_.cancel();
+    timer_.cancel();
     for (auto& connection : connections_) connection->Close();
     ioc_.stop();
   }
@@ -244,7 +261,7 @@ class Runner {
   std::mt19937_64 rng_;
   std::vector<std::pair<double, std::string>> classes_;
   std::vector<std::shared_ptr<Connection>> connections_;
-  std::deque<Pending> backlog_;
+  std::map<std::string, std::deque<Pending>> backlog_;  // by class
   Clock::time_point start_, window_end_, next_intended_;
   uint64_t issued_ = 0;
   int64_t outstanding_ = 0;

@@ -21,7 +21,7 @@ struct LoadOptions {
   std::string path = "/v1/decisions";
   double rate_per_s = 1000;
   double duration_s = 10;
-  int connections = 32;
+  int connections = 32;  // shared out among the classes of the mix by their shares (≥ 8 each)
   bool poisson = false;
   // Share of requests per priority class; normalized. Keys: realtime, standard, bulk.
   std::map<std::string, double> mix = {{"standard", 1.0}};

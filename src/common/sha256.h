@@ -4,8 +4,8 @@
 #include <string>
 #include <string_view>
 
-namespace verdict::model {
+namespace verdict {
 
 std::string Sha256Hex(std::string_view bytes);
 
-}  // namespace verdict::model
+}  // namespace verdict

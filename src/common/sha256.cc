@@ -1,8 +1,8 @@
-#include "model/sha256.h"
+#include "common/sha256.h"
 
 #include <openssl/evp.h>
 
-namespace verdict::model {
+namespace verdict {
 
 std::string Sha256Hex(std::string_view bytes) {
   unsigned char digest[EVP_MAX_MD_SIZE];
@@ -20,4 +20,4 @@ std::string Sha256Hex(std::string_view bytes) {
   return hex;
 }
 
-}  // namespace verdict::model
+}  // namespace verdict

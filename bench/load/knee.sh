@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Issue 7 load scenarios on this machine: the engine pinned to core 0, verdict-load to core 1.
+#   1. the knee of the full pipeline (durable journal): highest rate with standard p99 <= 2 ms;
+#   2. nginx (one worker, fixed 300-byte JSON reply) through the same generator, same ramp;
+#   3. overload: bulk at 3x the knee plus realtime at 10% of it, priority scheduler vs FIFO.
+# Usage: bench/load/knee.sh [build/release/bin] ; writes JSON results to $OUT (default /tmp).
+set -euo pipefail
+BIN=${1:-build/release/bin}
+OUT=${OUT:-/tmp/verdict-knee}
+RAMP=${RAMP:-1000,2000,3000,4000,6000,8000,10000}
+STEP_S=${STEP_S:-3}
+mkdir -p "$OUT"
+work=$(mktemp -d)
+trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
+
+start_engine() {  # $1 = extra TOML
+  printf '[engine]\nworkers = 1\n%s\n' "$1" > "$work/verdict.toml"
+  rm -rf "$work/var" "$work/port"
+  taskset -c 0 "$BIN/verdict" serve --config "$work/verdict.toml" --listen 127.0.0.1:0 \
+    --data-dir "$work/var" --port-file "$work/port" > "$work/engine.log" 2>&1 &
+  for _ in $(seq 100); do [ -f "$work/port" ] && break; sleep 0.1; done
+  PORT=$(cat "$work/port")
+}
+stop_engine() { kill %1 2>/dev/null || true; wait 2>/dev/null || true; }
+load() { taskset -c 1 "$BIN/verdict-load" --target "http://127.0.0.1:$1" --connections 64 --json "${@:2}"; }
+
+start_engine ""
+load "$PORT" --ramp "$RAMP" --duration "$STEP_S" > "$OUT/engine_ramp.json"
+stop_engine
+KNEE=$(/usr/bin/python3 -c "import json;print(int(json.load(open('$OUT/engine_ramp.json'))['knee_per_s']))")
+echo "engine knee: $KNEE/s" >&2
+
+mkdir -p "$work/nginx"
+cat > "$work/nginx/nginx.conf" <<NGINX
+worker_processes 1;
+daemon off;
+pid $work/nginx/nginx.pid;
+error_log $work/nginx/error.log;
+events { worker_connections 1024; }
+http {
+  access_log off;
+  server {
+    listen 127.0.0.1:18089;
+    location / { default_type application/json; return 200 '$(printf '{"decision_id":"%s","outcome":"allow","pad":"%0240d"}' 0193a7c4-5e1b-7cc2-9f00-3b1f2a9e4d11 0)'; }
+  }
+}
+NGINX
+taskset -c 0 nginx -c "$work/nginx/nginx.conf" -p "$work/nginx" &
+sleep 0.5
+load 18089 --ramp "$RAMP,15000,20000,30000" --duration "$STEP_S" > "$OUT/nginx_ramp.json"
+kill %1 2>/dev/null || true; wait 2>/dev/null || true
+echo "nginx knee: $(/usr/bin/python3 -c "import json;print(json.load(open('$OUT/nginx_ramp.json'))['knee_per_s'])")/s" >&2
+
+RATE=$(( KNEE * 33 / 10 ))
+MIX=$(/usr/bin/python3 -c "k=$KNEE;print('realtime=%.4f,bulk=%.4f' % (0.1*k/(3.3*k), 3*k/(3.3*k)))")
+for mode in priority fifo; do
+  extra=""; [ "$mode" = fifo ] && extra=$'[sched]\nfifo = true'
+  start_engine "$extra"
+  load "$PORT" --rate "$RATE" --duration 10 --mix "$MIX" > "$OUT/overload_$mode.json"
+  stop_engine
+done
+echo "results in $OUT" >&2

@@ -1,0 +1,61 @@
+// TransactionReader: a stream of LabelledTransactions from a CSV file (plain or gzip) or an
+// unpacked AMLSim sample folder (nodes.csv + transactions.csv), in file order. The format is
+// detected from the header unless ReaderOptions::format says otherwise. Bad rows are skipped,
+// counted and reported with their line numbers. Owns its input; not thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <unordered_map>
+
+#include "common/result.h"
+#include "formats/labelled_transaction.h"
+#include "formats/line_source.h"
+#include "formats/row_parser.h"
+
+namespace verdict {
+
+struct ReaderOptions {
+  std::string path;  // a CSV file (.csv or .csv.gz) or an AMLSim folder
+  CsvFormat format = CsvFormat::kAuto;
+  int64_t amlsim_epoch_us = int64_t{1'767'225'600} * 1'000'000;  // 2026-01-01T00:00:00Z
+  std::string amlsim_currency = "USD";
+  size_t max_reported_bad_rows = 100;
+};
+
+class TransactionReader {
+ public:
+  static Result<std::unique_ptr<TransactionReader>> Open(const ReaderOptions& options);
+  // Reads CSV text already in memory (tests, fuzzing). kAmlSimFolder is not accepted here.
+  static Result<std::unique_ptr<TransactionReader>> FromString(std::string data,
+                                                               const ReaderOptions& options);
+
+  // The next good row into *out; false at the end of input. An I/O error is a non-ok Result.
+  Result<bool> Next(LabelledTransaction* out);
+
+  CsvFormat format() const { return format_; }
+  const ReadStats& stats() const { return stats_; }
+  // For an AMLSim folder: node id → fraudStep (-1 for normal accounts); otherwise nullptr.
+  const std::unordered_map<std::string, int64_t>* account_fraud_steps() const {
+    return format_ == CsvFormat::kAmlSimFolder ? &fraud_step_ : nullptr;
+  }
+
+ private:
+  TransactionReader() = default;
+  Status Start(std::unique_ptr<LineSource> lines, const ReaderOptions& options,
+               std::string typology);
+  Status LoadNodes(const std::string& path);
+
+  std::unique_ptr<LineSource> lines_;
+  std::unique_ptr<RowParser> parser_;
+  CsvFormat format_ = CsvFormat::kAuto;
+  size_t field_count_ = 0;
+  size_t max_reported_ = 0;
+  ReadStats stats_;
+  std::string line_;
+  std::vector<std::string> fields_;
+  std::unordered_map<std::string, int64_t> fraud_step_;
+};
+
+}  // namespace verdict

@@ -1,0 +1,131 @@
+#include "sched/scheduler.h"
+
+#include <algorithm>
+
+namespace verdict {
+namespace {
+
+int64_t NowUs(const Clock& clock) { return clock.MonotonicNanos() / 1000; }
+
+constexpr const char* kClassNames[] = {"realtime", "standard", "bulk"};
+
+}  // namespace
+
+Scheduler::Scheduler(const SchedulerOptions& options, const Clock& clock, MetricsRegistry& metrics)
+    : options_(options), clock_(clock), estimator_(options.ewma_alpha, 50, 20), queue_(options_) {
+  batch_sizes_ = metrics.GetHistogram("verdict_sched_batch_size", "Requests per worker batch",
+                                      {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024});
+  late_ = metrics.GetCounter("verdict_sched_late_total",
+                             "Requests taken from the queue after their deadline had passed");
+  for (int i = 0; i < 3; ++i) {
+    queue_depth_[i] = metrics.GetGauge("verdict_sched_queue_depth", "Requests waiting",
+                                       {{"class", kClassNames[i]}});
+    refused_[i] = metrics.GetCounter("verdict_sched_refused_total",
+                                     "Requests refused at admission (429 or 503)",
+                                     {{"class", kClassNames[i]}});
+  }
+  size_t workers = options.workers;
+  if (workers == 0) workers = std::max(1u, std::thread::hardware_concurrency());
+  for (size_t i = 0; i < workers; ++i) threads_.emplace_back([this] { RunWorker(); });
+}
+
+Scheduler::~Scheduler() { Stop(); }
+
+int64_t Scheduler::DeadlineFor(Priority priority, std::optional<int32_t> deadline_ms,
+                               int64_t received_us) const {
+  int64_t budget = options_.classes[static_cast<int>(priority)].deadline_us;
+  if (deadline_ms) budget = std::min<int64_t>(budget, int64_t{*deadline_ms} * 1000);
+  return received_us + budget;
+}
+
+Scheduler::Admission Scheduler::Submit(Priority priority, std::optional<int32_t> deadline_ms,
+                                       int64_t received_us, Work work) {
+  QueuedItem item;
+  item.priority = priority;
+  item.enqueued_us = NowUs(clock_);
+  item.deadline_us = DeadlineFor(priority, deadline_ms, received_us);
+  const int64_t deadline = item.deadline_us;
+  item.run = [work = std::move(work), deadline](bool fallback) { work(fallback, deadline); };
+  RequestQueue::PushResult result;
+  {
+    std::lock_guard lock(mu_);
+    if (stopping_) return Admission::kStopping;
+    result = queue_.Push(std::move(item));
+    queue_depth_[static_cast<int>(priority)]->Add(result == RequestQueue::PushResult::kQueued);
+  }
+  switch (result) {
+    case RequestQueue::PushResult::kQueued:
+      ready_.notify_one();
+      return Admission::kQueued;
+    case RequestQueue::PushResult::kBulkFull:
+      refused_[static_cast<int>(priority)]->Increment();
+      return Admission::kBulkFull;
+    case RequestQueue::PushResult::kFull:
+      refused_[static_cast<int>(priority)]->Increment();
+      return Admission::kFull;
+  }
+  return Admission::kFull;
+}
+
+void Scheduler::Stop() {
+  {
+    std::lock_guard lock(mu_);
+    stopping_ = true;
+  }
+  ready_.notify_all();
+  for (auto& t : threads_) {
+    if (t.joinable()) t.join();
+  }
+}
+
+size_t Scheduler::queued() const {
+  std::lock_guard lock(mu_);
+  return queue_.size();
+}
+
+void Scheduler::RunItem(QueuedItem& item) {
+  const int64_t now = NowUs(clock_);
+  if (now > item.deadline_us) late_->Increment();
+  // Decided where it is taken, with the newest service-time estimate: the full path runs
+  // only if it can still finish by the deadline. FIFO mode never degrades (it is the baseline).
+  const bool fallback = !options_.fifo && !estimator_.FullPathFits(now, item.deadline_us, 0, 1);
+  item.run(fallback);
+}
+
+void Scheduler::RunWorker() {
+  while (true) {
+    std::vector<QueuedItem> batch;
+    bool more = false;
+    {
+      std::unique_lock lock(mu_);
+      ready_.wait(lock, [this] { return stopping_ || queue_.size() > 0; });
+      if (queue_.size() == 0) return;  // stopping and drained
+      // Take what is there: an idle engine never waits to fill a batch, a busy one gets
+      // larger batches because more has queued up while it worked.
+      batch = queue_.PopBatch(NowUs(clock_), options_.max_batch);
+      for (const QueuedItem& item : batch) queue_depth_[static_cast<int>(item.priority)]->Add(-1);
+      more = queue_.size() > 0;
+    }
+    if (more) ready_.notify_one();  // more waiting: wake a sibling
+    batch_sizes_->Observe(static_cast<double>(batch.size()));
+    for (QueuedItem& item : batch) {
+      if (!options_.fifo && !options_.classes[static_cast<int>(item.priority)].may_preempt) {
+        // Preemption at item granularity: realtime requests that arrived while this batch was
+        // being worked go first.
+        std::vector<QueuedItem> urgent;
+        {
+          std::lock_guard lock(mu_);
+          while (queue_.HasPreemptor()) {
+            auto one = queue_.PopBatch(NowUs(clock_), 1);
+            queue_depth_[0]->Add(-1);
+            urgent.push_back(std::move(one.front()));
+          }
+        }
+        for (QueuedItem& u : urgent) RunItem(u);
+      }
+      RunItem(item);
+    }
+  }
+}
+
+}  // namespace verdict

@@ -1,0 +1,46 @@
+// Scheduling settings: one set per priority class plus the scheduler's own. Value types with
+// documented defaults (issue 7); read-only once the scheduler starts.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+
+namespace verdict {
+
+// Batching never waits for a batch to fill (a worker takes what is queued), so no class
+// waits to join a batch at all: the issue's per-class batching waits (5, 50, 200 ms) are
+// upper bounds this meets trivially.
+struct ClassOptions {
+  int64_t deadline_us;  // default deadline when a request sets none (a request may shorten it)
+  bool may_preempt;     // taken ahead of the rest of a lower-class batch already being worked
+};
+
+struct CircuitBreakerOptions {
+  int failures_to_open = 5;         // consecutive model failures or overruns that open it
+  int64_t open_for_us = 1'000'000;  // how long it stays open before probing
+  int probes_to_close = 3;          // consecutive good probes that close it again
+};
+
+struct SchedulerOptions {
+  // Indexed by Priority: realtime, standard, bulk.
+  std::array<ClassOptions, 3> classes = {{
+      {50'000, true},
+      {200'000, false},
+      {2'000'000, false},
+  }};
+  size_t workers = 0;                  // 0: one per hardware thread
+  size_t max_batch = 64;               // items a worker takes at once
+  size_t queue_capacity = 65'536;      // realtime + standard waiting; beyond: 503 (never silent)
+  size_t bulk_queue_capacity = 8'192;  // bulk waiting; beyond: 429 with Retry-After
+  // A bulk item waiting this long is served with standard priority, so bulk is never starved.
+  int64_t bulk_aging_us = 500'000;
+  // Weight of the newest sample in the service-time averages.
+  double ewma_alpha = 0.05;
+  CircuitBreakerOptions breaker;
+  // Plain FIFO across classes (no priorities, no deadline-driven fallback): only to measure
+  // what the scheduler buys.
+  bool fifo = false;
+};
+
+}  // namespace verdict

@@ -1,0 +1,111 @@
+#include "sched/scheduler.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <condition_variable>
+#include <mutex>
+
+namespace verdict {
+namespace {
+
+// Collects what the workers ran, and lets a test wait for a count.
+struct Recorder {
+  std::mutex mu;
+  std::condition_variable cv;
+  std::vector<std::pair<int, bool>> runs;  // (tag, fallback)
+
+  Scheduler::Work Tag(int tag) {
+    return [this, tag](bool fallback, int64_t) {
+      std::lock_guard lock(mu);
+      runs.emplace_back(tag, fallback);
+      cv.notify_all();
+    };
+  }
+  void WaitFor(size_t n) {
+    std::unique_lock lock(mu);
+    cv.wait(lock, [&] { return runs.size() >= n; });
+  }
+};
+
+TEST(SchedulerTest, RunsEverythingSubmittedWithoutFallbackWhenThereIsTime) {
+  ManualClock clock(1'000'000);
+  MetricsRegistry metrics;
+  SchedulerOptions options;
+  options.workers = 2;
+  Scheduler scheduler(options, clock, metrics);
+  Recorder recorder;
+  const int64_t now = clock.MonotonicNanos() / 1000;
+  for (int i = 0; i < 100; ++i) {
+    Priority p = static_cast<Priority>(i % 3);
+    ASSERT_EQ(scheduler.Submit(p, std::nullopt, now, recorder.Tag(i)),
+              Scheduler::Admission::kQueued);
+  }
+  recorder.WaitFor(100);
+  for (const auto& [tag, fallback] : recorder.runs) EXPECT_FALSE(fallback) << tag;
+  EXPECT_NE(metrics.RenderPrometheus().find("verdict_sched_batch_size_count"), std::string::npos);
+}
+
+TEST(SchedulerTest, RequestThatCannotMeetItsDeadlineTakesTheFallbackPath) {
+  ManualClock clock(1'000'000);
+  MetricsRegistry metrics;
+  SchedulerOptions options;
+  options.workers = 1;
+  options.ewma_alpha = 1.0;  // the estimate is the last sample
+  Scheduler scheduler(options, clock, metrics);
+  scheduler.estimator().RecordFull(30'000);  // the full path now takes 30 ms
+  Recorder recorder;
+  const int64_t now = clock.MonotonicNanos() / 1000;
+  // 20 ms left: the full path no longer fits. 200 ms left: it does.
+  scheduler.Submit(Priority::kRealtime, 20, now, recorder.Tag(1));
+  scheduler.Submit(Priority::kStandard, std::nullopt, now, recorder.Tag(2));
+  recorder.WaitFor(2);
+  std::map<int, bool> fallback(recorder.runs.begin(), recorder.runs.end());
+  EXPECT_TRUE(fallback[1]);
+  EXPECT_FALSE(fallback[2]);
+}
+
+TEST(SchedulerTest, ExpiredRequestIsStillAnsweredOnTheFallbackPath) {
+  ManualClock clock(10'000'000);
+  MetricsRegistry metrics;
+  SchedulerOptions options;
+  options.workers = 1;
+  Scheduler scheduler(options, clock, metrics);
+  Recorder recorder;
+  const int64_t long_ago = clock.MonotonicNanos() / 1000 - 5'000'000;
+  scheduler.Submit(Priority::kStandard, std::nullopt, long_ago, recorder.Tag(7));
+  recorder.WaitFor(1);
+  EXPECT_EQ(recorder.runs[0], std::make_pair(7, true));
+  EXPECT_NE(metrics.RenderPrometheus().find("verdict_sched_late_total 1"), std::string::npos);
+}
+
+TEST(SchedulerTest, DeadlineMayBeShortenedNotLengthened) {
+  ManualClock clock;
+  MetricsRegistry metrics;
+  SchedulerOptions options;
+  options.workers = 1;
+  Scheduler scheduler(options, clock, metrics);
+  EXPECT_EQ(scheduler.DeadlineFor(Priority::kStandard, std::nullopt, 0), 200'000);
+  EXPECT_EQ(scheduler.DeadlineFor(Priority::kStandard, 20, 0), 20'000);
+  EXPECT_EQ(scheduler.DeadlineFor(Priority::kRealtime, 10'000, 0), 50'000);
+}
+
+TEST(SchedulerTest, StopRunsWhatIsQueuedThenRefuses) {
+  ManualClock clock;
+  MetricsRegistry metrics;
+  SchedulerOptions options;
+  options.workers = 1;
+  Recorder recorder;
+  {
+    Scheduler scheduler(options, clock, metrics);
+    for (int i = 0; i < 50; ++i)
+      scheduler.Submit(Priority::kBulk, std::nullopt, 0, recorder.Tag(i));
+    scheduler.Stop();
+    EXPECT_EQ(scheduler.Submit(Priority::kBulk, std::nullopt, 0, recorder.Tag(99)),
+              Scheduler::Admission::kStopping);
+  }
+  EXPECT_EQ(recorder.runs.size(), 50u);
+}
+
+}  // namespace
+}  // namespace verdict
