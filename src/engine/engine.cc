@@ -217,11 +217,10 @@ void Engine::Decide(const Transaction& txn, int64_t received_ns, bool fallback,
     fallback_why = "no model is configured";
   } else if (fallback) {
     fallback_why = "the model could not finish before the deadline";
-  } else if (!breaker_->Allow(start_ns / 1000)) {
-    fallback_why = "the model's circuit breaker is open";
   }
-  const bool use_model = fallback_why.empty();
-  decision->path = use_model ? DecisionPath::kModel : DecisionPath::kFallback;
+  // Settled under the locks, after the idempotency check: a half-open breaker's probe must
+  // only be taken by a decision that will report back how the model did.
+  bool use_model = false;
   if (model != nullptr) decision->model = model->ref();
 
   std::string canonical = CanonicalTransactionJson(txn);
@@ -265,6 +264,11 @@ void Engine::Decide(const Transaction& txn, int64_t received_ns, bool fallback,
                            "transaction_id");
           return;
         }
+        if (fallback_why.empty() && !breaker_->Allow(start_ns / 1000)) {
+          fallback_why = "the model's circuit breaker is open";
+        }
+        use_model = fallback_why.empty();
+        decision->path = use_model ? DecisionPath::kModel : DecisionPath::kFallback;
         ExtractFeatures(txn, sender, receiver, &features);
         features_done_ns = clock_.MonotonicNanos();
         if (use_model) score = model->Score(view);
