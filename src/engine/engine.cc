@@ -397,7 +397,7 @@ void Engine::Decide(const Transaction& txn, int64_t received_ns, bool fallback,
     if (completion->commit) {
       already = std::move(completion->commit);
     } else {
-      completion->answer = std::move(answer);
+      completion->answer = answer;  // the writer thread answers when the group is durable
     }
   }
   if (already) answer(*already);
