@@ -182,7 +182,7 @@ Status Engine::SubmitBatch(std::vector<Result<Transaction>> items, int64_t recei
           }
           // Later items re-check the deadline: a long batch degrades its tail, not its head.
           const bool late = !scheduler_->estimator().FullPathFits(clock_.MonotonicNanos() / 1000,
-                                                                  deadline_us, 0, 1);
+                                                                  deadline_us);
           Decide(*items[i], received_ns, fallback || late,
                  [complete, i](Result<Decision> d) { complete(i, std::move(d)); });
         }

@@ -88,7 +88,7 @@ void Scheduler::RunItem(QueuedItem& item) {
   if (now > item.deadline_us) late_->Increment();
   // Decided where it is taken, with the newest service-time estimate: the full path runs
   // only if it can still finish by the deadline. FIFO mode never degrades (it is the baseline).
-  const bool fallback = !options_.fifo && !estimator_.FullPathFits(now, item.deadline_us, 0, 1);
+  const bool fallback = !options_.fifo && !estimator_.FullPathFits(now, item.deadline_us);
   item.run(fallback);
 }
 

@@ -18,11 +18,9 @@ class ServiceTimeEstimator {
   double full_us() const { return full_us_.load(std::memory_order_relaxed); }
   double fallback_us() const { return fallback_us_.load(std::memory_order_relaxed); }
 
-  // Whether a request taken now, with `ahead` items before it shared by `workers`, would still
-  // finish the full path by its deadline.
-  bool FullPathFits(int64_t now_us, int64_t deadline_us, size_t ahead, size_t workers) const {
-    const double wait = static_cast<double>(ahead) * full_us() / static_cast<double>(workers);
-    return static_cast<double>(now_us) + wait + full_us() <= static_cast<double>(deadline_us);
+  // Whether a request started now would still finish the full path by its deadline.
+  bool FullPathFits(int64_t now_us, int64_t deadline_us) const {
+    return static_cast<double>(now_us) + full_us() <= static_cast<double>(deadline_us);
   }
 
  private:
