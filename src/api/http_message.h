@@ -9,6 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include "api/auth_context.h"
+
 namespace verdict {
 
 struct HttpRequest {
@@ -22,6 +24,8 @@ struct HttpRequest {
   // Filled by the router from `{name}` segments of the matched pattern.
   std::vector<std::pair<std::string, std::string>> path_params;
   int64_t received_at_ns = 0;  // monotonic time when the whole request had been read
+  // Set by the authenticator before dispatch; unauthenticated until then.
+  AuthContext auth;
 
   std::string_view Header(std::string_view lower_name) const;
   std::string_view PathParam(std::string_view name) const;

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "api/auth_context.h"
 #include "api/http_message.h"
 
 namespace verdict {
@@ -16,6 +17,9 @@ struct RouteOptions {
   // Media types a request body may have (lower-case). Empty: the route takes no body type
   // check. A request with a non-empty body of another type gets 415.
   std::vector<std::string> content_types;
+  // The role a caller needs (api/auth_context.h). The authenticator checks it before the
+  // handler runs; kPublic routes run without a key.
+  Role role = Role::kPublic;
 };
 
 class Router {

@@ -13,8 +13,21 @@ void WriteRecordJson(const JournalRecord& rec, JsonWriter& w) {
   const Decision& d = rec.decision;
   w.BeginObject();
   w.Key("seq").Uint(rec.seq);
+  w.Key("kind").String(rec.kind == RecordKind::kAdminEvent ? "admin_event" : "decision");
   w.Key("record_hash").String(ToHex(rec.record_hash));
   w.Key("prev_hash").String(ToHex(rec.prev_hash));
+  if (rec.kind == RecordKind::kAdminEvent) {
+    w.Key("at").String(FormatRfc3339Micros(rec.decided_at_us));
+    w.Key("tenant").String(rec.tenant);
+    w.Key("principal").String(rec.principal);
+    w.Key("action").String(rec.admin.action);
+    w.Key("object").String(rec.admin.object);
+    // Stored as the caller wrote it; exported as a string so that a malformed one cannot
+    // break the export's JSON.
+    w.Key("details").String(rec.admin.details_json);
+    w.EndObject();
+    return;
+  }
   w.Key("decided_at").String(FormatRfc3339Micros(rec.decided_at_us));
   w.Key("timestamp").String(FormatRfc3339Micros(rec.timestamp_us));
   w.Key("tenant").String(rec.tenant);

@@ -179,7 +179,10 @@ Result<uint64_t> Journal::Enqueue(JournalEntry entry, CommitCallback done) {
   // The journal, not the caller, vouches that input_sha256 is the hash of canonical_input.
   entry.record.input_sha256 = Sha256(entry.record.canonical_input);
   EncodeRecordPayload(entry.record, p->payload);
-  p->txn_key = TransactionKey(entry.record.tenant, entry.record.decision.transaction_id);
+  const bool is_decision = entry.record.kind == RecordKind::kDecision;
+  if (is_decision) {
+    p->txn_key = TransactionKey(entry.record.tenant, entry.record.decision.transaction_id);
+  }
   p->record = std::move(entry.record);
   p->state_updates = std::move(entry.state_updates);
   p->done = std::move(done);
@@ -187,7 +190,8 @@ Result<uint64_t> Journal::Enqueue(JournalEntry entry, CommitCallback done) {
   // The store lookup runs outside the lock; committed_gen_ tells whether an entry left the
   // pending map meanwhile (then it is in the store and the lookup is repeated under the lock).
   uint64_t gen_before = 0;
-  if (options_.reject_duplicate_transactions) {
+  const bool check_duplicates = is_decision && options_.reject_duplicate_transactions;
+  if (check_duplicates) {
     {
       std::lock_guard lock(mu_);
       gen_before = committed_gen_;
@@ -203,7 +207,7 @@ Result<uint64_t> Journal::Enqueue(JournalEntry entry, CommitCallback done) {
       lock, [&] { return queue_.size() < options_.max_pending || !failure_.ok() || stopping_; });
   if (!failure_.ok()) return failure_;
   if (stopping_) return Unavailable("journal is closing");
-  if (options_.reject_duplicate_transactions) {
+  if (check_duplicates) {
     if (pending_txn_.contains(p->txn_key)) {
       return Status(StatusCode::kAlreadyExists, "transaction already pending", "transaction_id");
     }
@@ -217,7 +221,7 @@ Result<uint64_t> Journal::Enqueue(JournalEntry entry, CommitCallback done) {
   }
   p->seq = next_seq_++;
   p->record.seq = p->seq;
-  pending_txn_[p->txn_key] = p;
+  if (is_decision) pending_txn_[p->txn_key] = p;
   bool was_empty = queue_.empty();
   queue_.push_back(p);
   lock.unlock();
@@ -303,6 +307,20 @@ void Journal::WriterLoop() {
   }
 }
 
+void Journal::PutDecisionIndexes(const Pending& p, const std::string& seq_key,
+                                 rocksdb::WriteBatch& batch) const {
+  batch.Put(store_->handle(Cf::kByDecision), DecisionIdKey(p.record.decision.decision_id), seq_key);
+  batch.Put(store_->handle(Cf::kByTransaction), p.txn_key, seq_key);
+  const std::vector<std::string>& accounts = p.record.accounts;
+  for (size_t i = 0; i < accounts.size(); ++i) {
+    if (std::find(accounts.begin(), accounts.begin() + i, accounts[i]) != accounts.begin() + i) {
+      continue;  // sender == receiver: one index entry
+    }
+    batch.Put(store_->handle(Cf::kByAccount), AccountKey(p.record.tenant, accounts[i], p.seq),
+              rocksdb::Slice());
+  }
+}
+
 void Journal::CommitGroup(std::vector<std::shared_ptr<Pending>>& group) {
   bool closing = false;
   Status failure;
@@ -342,17 +360,11 @@ void Journal::CommitGroup(std::vector<std::shared_ptr<Pending>>& group) {
     Digest hash = EncodeEntry(p->seq, flags, prev, payload, value);
     std::string seq_key = SeqKey(p->seq);
     batch.Put(store_->handle(Cf::kRecords), seq_key, value);
-    batch.Put(store_->handle(Cf::kByDecision), DecisionIdKey(p->record.decision.decision_id),
-              seq_key);
-    batch.Put(store_->handle(Cf::kByTransaction), p->txn_key, seq_key);
-    for (size_t i = 0; i < p->record.accounts.size(); ++i) {
-      const std::string& account = p->record.accounts[i];
-      if (std::find(p->record.accounts.begin(), p->record.accounts.begin() + i, account) !=
-          p->record.accounts.begin() + i) {
-        continue;  // sender == receiver: one index entry
-      }
-      batch.Put(store_->handle(Cf::kByAccount), AccountKey(p->record.tenant, account, p->seq),
+    if (p->record.kind == RecordKind::kAdminEvent) {
+      batch.Put(store_->handle(Cf::kByAccount), AdminEventKey(p->record.tenant, p->seq),
                 rocksdb::Slice());
+    } else {
+      PutDecisionIndexes(*p, seq_key, batch);
     }
     for (const StateUpdate& u : p->state_updates) {
       if (u.erase) {
@@ -513,14 +525,41 @@ Result<IdempotencyCheck> Journal::CheckIdempotency(std::string_view tenant,
   return check;
 }
 
+Status Journal::RecordAdminEvent(const AdminEvent& event) {
+  JournalEntry entry;
+  entry.record.kind = RecordKind::kAdminEvent;
+  entry.record.decided_at_us = clock_.NowMicros();
+  entry.record.tenant = event.tenant;
+  entry.record.principal = event.principal;
+  entry.record.admin = AdminAction{event.action, event.object, event.details_json};
+  auto done = std::make_shared<std::promise<Status>>();
+  std::future<Status> committed = done->get_future();
+  VERDICT_RETURN_IF_ERROR(Enqueue(std::move(entry), [done](const Result<CommitInfo>& info) {
+                            done->set_value(info.ok() ? Status::Ok() : info.status());
+                          }).status());
+  return committed.get();
+}
+
+Result<std::vector<JournalRecord>> Journal::ListAdminEvents(std::string_view tenant, size_t limit,
+                                                            uint64_t before_seq) const {
+  return ListIndexed(AdminEventPrefix(tenant), limit, before_seq);
+}
+
 Result<std::vector<JournalRecord>> Journal::ListByAccount(std::string_view tenant,
                                                           std::string_view account, size_t limit,
                                                           uint64_t before_seq) const {
+  if (account.empty()) return std::vector<JournalRecord>{};  // the admin events' index
+  return ListIndexed(AccountPrefix(tenant, account), limit, before_seq);
+}
+
+Result<std::vector<JournalRecord>> Journal::ListIndexed(const std::string& prefix, size_t limit,
+                                                        uint64_t before_seq) const {
   std::vector<JournalRecord> out;
   if (limit == 0 || before_seq <= 1) return out;
-  std::string prefix = AccountPrefix(tenant, account);
   std::unique_ptr<rocksdb::Iterator> it = store_->NewIterator(Cf::kByAccount);
-  it->SeekForPrev(AccountKey(tenant, account, before_seq - 1));
+  std::string start = prefix;
+  ByteWriter(start).U64(before_seq - 1);
+  it->SeekForPrev(start);
   for (; it->Valid() && out.size() < limit; it->Prev()) {
     std::string_view key = it->key().ToStringView();
     if (!key.starts_with(prefix) || key.size() != prefix.size() + 8) break;
@@ -528,7 +567,7 @@ Result<std::vector<JournalRecord>> Journal::ListByAccount(std::string_view tenan
                              ReadRecord(ParseSeqKey(key.substr(prefix.size()))));
     if (record) out.push_back(std::move(*record));
   }
-  VERDICT_RETURN_IF_ERROR(FromRocks(it->status(), "listing account decisions"));
+  VERDICT_RETURN_IF_ERROR(FromRocks(it->status(), "listing indexed records"));
   return out;
 }
 

@@ -22,6 +22,7 @@
 #include "common/clock.h"
 #include "common/metrics.h"
 #include "common/result.h"
+#include "journal/admin_event.h"
 #include "journal/checkpoint.h"
 #include "journal/envelope.h"
 #include "journal/merkle.h"
@@ -149,6 +150,14 @@ class Journal {
   Result<IdempotencyCheck> CheckIdempotency(std::string_view tenant,
                                             std::string_view transaction_id,
                                             std::string_view canonical_input) const;
+  // Journals an admin event (who did what, to which object) in the chain and waits until it
+  // is durable: an admin change is acknowledged only once its record is on disk. Do not call
+  // from the writer thread (a commit callback).
+  Status RecordAdminEvent(const AdminEvent& event);
+  // A tenant's admin events, newest first, with seq < before_seq, at most `limit`.
+  Result<std::vector<JournalRecord>> ListAdminEvents(std::string_view tenant, size_t limit,
+                                                     uint64_t before_seq = UINT64_MAX) const;
+
   // Newest first, records with seq < before_seq, at most `limit`.
   Result<std::vector<JournalRecord>> ListByAccount(std::string_view tenant,
                                                    std::string_view account, size_t limit,
@@ -175,6 +184,11 @@ class Journal {
   Status Recover();
   void WriterLoop();
   void CommitGroup(std::vector<std::shared_ptr<Pending>>& group);
+  void PutDecisionIndexes(const Pending& p, const std::string& seq_key,
+                          rocksdb::WriteBatch& batch) const;
+  // Records whose by_account index keys start with `prefix`, newest first.
+  Result<std::vector<JournalRecord>> ListIndexed(const std::string& prefix, size_t limit,
+                                                 uint64_t before_seq) const;
   // Ok, or kUnavailable when free space is below options_.min_free_bytes.
   Status CheckFreeSpace() const;
   void FailClosed(const Status& cause, std::vector<std::shared_ptr<Pending>>& group);

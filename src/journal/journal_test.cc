@@ -119,6 +119,49 @@ TEST(JournalTest, CommitsInSubmissionOrderAndReadsBack) {
   EXPECT_EQ(report.records, 100u);
 }
 
+TEST(JournalTest, AdminEventsJoinTheChainAndAreListedPerTenant) {
+  TempDir dir;
+  {
+    auto j = OpenOrDie(Options(dir));
+    ASSERT_TRUE(j);
+    Write(*j, 1, 3);
+    ASSERT_TRUE(
+        j->RecordAdminEvent({"bank-a", "key-1", "keys.create", "key-2", R"({"role":"scorer"})"})
+            .ok());
+    ASSERT_TRUE(j->RecordAdminEvent({"bank-b", "key-9", "models.activate", "aml/4", ""}).ok());
+    Write(*j, 4, 5);
+    ASSERT_TRUE(j->RecordAdminEvent({"bank-a", "key-1", "keys.revoke", "key-2", ""}).ok());
+    EXPECT_EQ(j->durable_sequence(), 8u);
+    EXPECT_EQ(j->RecordAdminEvent({"bank-a", "key-1", "", "x", ""}).field(), "action");
+
+    auto events = j->ListAdminEvents("bank-a", 10);
+    ASSERT_TRUE(events.ok()) << events.status().ToString();
+    ASSERT_EQ(events->size(), 2u);
+    EXPECT_EQ((*events)[0].admin.action, "keys.revoke");
+    EXPECT_EQ((*events)[0].seq, 8u);
+    EXPECT_EQ((*events)[1].admin.action, "keys.create");
+    EXPECT_EQ((*events)[1].admin.details_json, R"({"role":"scorer"})");
+    EXPECT_EQ((*events)[1].principal, "key-1");
+    auto older = j->ListAdminEvents("bank-a", 10, 8);
+    ASSERT_TRUE(older.ok());
+    ASSERT_EQ(older->size(), 1u);
+    auto other = j->ListAdminEvents("bank-b", 10);
+    ASSERT_TRUE(other.ok());
+    ASSERT_EQ(other->size(), 1u);
+    EXPECT_EQ((*other)[0].admin.object, "aml/4");
+    // Admin events are not decisions: no account listing or transaction lookup finds them.
+    auto by_account = j->ListByAccount("bank-a", "", 10);
+    ASSERT_TRUE(by_account.ok());
+    EXPECT_TRUE(by_account->empty());
+    auto txn = j->FindByTransaction("bank-a", "");
+    ASSERT_TRUE(txn.ok());
+    EXPECT_FALSE(txn->has_value());
+  }
+  VerifyReport report = VerifyDir(dir.Sub("data"));
+  EXPECT_TRUE(report.ok) << report.problem;
+  EXPECT_EQ(report.records, 8u);
+}
+
 TEST(JournalTest, ContinuesTheChainAcrossRestartsAndRecoversState) {
   TempDir dir;
   MetricsRegistry metrics;

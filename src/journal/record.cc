@@ -24,11 +24,41 @@ bool ReadCount(ByteReader& r, size_t min_element_bytes, uint32_t& count) {
   return true;
 }
 
+Status Finish(const ByteReader& r) {
+  if (!r.ok()) {
+    return Malformed("truncated or oversize field near byte " + std::to_string(r.position()));
+  }
+  if (!r.at_end()) return Malformed(std::to_string(r.remaining()) + " trailing bytes");
+  return Status::Ok();
+}
+
+Status DecodeAdminPayload(ByteReader& r, JournalRecord& rec) {
+  rec = JournalRecord{};
+  rec.kind = RecordKind::kAdminEvent;
+  rec.decided_at_us = r.I64();
+  rec.tenant = r.Str(kMaxStringBytes);
+  rec.principal = r.Str(kMaxStringBytes);
+  rec.admin.action = r.Str(kMaxStringBytes);
+  rec.admin.object = r.Str(kMaxStringBytes);
+  rec.admin.details_json = r.Str(kMaxInputBytes);
+  return Finish(r);
+}
+
 }  // namespace
 
 void EncodeRecordPayload(const JournalRecord& rec, std::string& out) {
-  const Decision& d = rec.decision;
   ByteWriter w(out);
+  if (rec.kind == RecordKind::kAdminEvent) {
+    w.U8(kAdminPayloadFormatVersion);
+    w.I64(rec.decided_at_us);
+    w.Str(rec.tenant);
+    w.Str(rec.principal);
+    w.Str(rec.admin.action);
+    w.Str(rec.admin.object);
+    w.Str(rec.admin.details_json);
+    return;
+  }
+  const Decision& d = rec.decision;
   w.U8(kPayloadFormatVersion);
   w.Raw(std::string_view(reinterpret_cast<const char*>(d.decision_id.bytes.data()), 16));
   w.I64(rec.decided_at_us);
@@ -75,6 +105,7 @@ Status DecodeRecordPayload(std::string_view payload, JournalRecord& rec) {
   ByteReader r(payload);
   uint8_t version = r.U8();
   if (!r.ok()) return Malformed("empty");
+  if (version == kAdminPayloadFormatVersion) return DecodeAdminPayload(r, rec);
   if (version != kPayloadFormatVersion) {
     return Malformed("unknown payload version " + std::to_string(version));
   }
@@ -146,9 +177,9 @@ Status DecodeRecordPayload(std::string_view payload, JournalRecord& rec) {
        {&t.queue_us, &t.features_us, &t.model_us, &t.policy_us, &t.journal_us, &t.total_us}) {
     *v = r.I64();
   }
-  if (!r.ok())
-    return Malformed("truncated or oversize field near byte " + std::to_string(r.position()));
-  if (!r.at_end()) return Malformed(std::to_string(r.remaining()) + " trailing bytes");
+  VERDICT_RETURN_IF_ERROR(Finish(r));
+  rec.kind = RecordKind::kDecision;
+  rec.admin = AdminAction{};
   if (!rec.feature_names.empty() && rec.feature_names.size() != rec.features.size()) {
     return Malformed("feature_names and features differ in length");
   }
@@ -159,6 +190,18 @@ Status ValidateRecord(const JournalRecord& rec) {
   auto no_nul = [](std::string_view s) { return s.find('\0') == std::string_view::npos; };
   if (rec.tenant.empty() || !no_nul(rec.tenant)) {
     return InvalidArgument("tenant must be non-empty and free of NUL bytes", "tenant");
+  }
+  if (rec.kind == RecordKind::kAdminEvent) {
+    if (rec.admin.action.empty())
+      return InvalidArgument("an admin event needs an action", "action");
+    for (std::string_view s : {std::string_view(rec.principal), std::string_view(rec.admin.action),
+                               std::string_view(rec.admin.object)}) {
+      if (s.size() > kMaxStringBytes) return InvalidArgument("a string field exceeds 1 MiB");
+    }
+    if (rec.admin.details_json.size() > kMaxInputBytes) {
+      return InvalidArgument("admin event details too large", "details_json");
+    }
+    return Status::Ok();
   }
   if (rec.decision.transaction_id.empty() || !no_nul(rec.decision.transaction_id)) {
     return InvalidArgument("transaction_id must be non-empty and free of NUL bytes",

@@ -14,7 +14,20 @@
 
 namespace verdict::journal {
 
+// What a record is. Decisions carry the transaction, features and decision; admin events
+// (a key created, a model activated, a case disposed) carry who did what to which object.
+// Both are links of the one hash chain, so neither can be altered or dropped unseen.
+enum class RecordKind : uint8_t { kDecision = 0, kAdminEvent = 1 };
+
+// The body of an admin event record.
+struct AdminAction {
+  std::string action;        // e.g. "keys.create", "models.activate", "cases.dispose"
+  std::string object;        // what it was done to, e.g. a key id or "aml/4"
+  std::string details_json;  // a JSON object with the particulars; never secrets
+};
+
 struct JournalRecord {
+  RecordKind kind = RecordKind::kDecision;
   // Assigned by the journal; ignored on submission.
   uint64_t seq = 0;
   Digest prev_hash{};
@@ -37,13 +50,18 @@ struct JournalRecord {
   std::vector<std::string> feature_names;
   // decision.transaction_id is the transaction id; decision.decision_id the decision id.
   Decision decision;
+  // kind == kAdminEvent only; such a record uses decided_at_us (when), tenant and principal
+  // (who) and none of the decision fields.
+  AdminAction admin;
 };
 
 // Limits the decoder enforces; the encoder's caller (Journal::Enqueue) checks them too.
 inline constexpr size_t kMaxStringBytes = 1 << 20;  // any one string field
 inline constexpr size_t kMaxInputBytes = 16 << 20;  // canonical_input
 inline constexpr size_t kMaxListLength = 1 << 16;   // any one list
+// The payload's first byte: its layout. 1 is a decision record, 2 an admin event.
 inline constexpr uint8_t kPayloadFormatVersion = 1;
+inline constexpr uint8_t kAdminPayloadFormatVersion = 2;
 
 // Appends the canonical payload of `record` (all fields except seq and the hashes) to `out`.
 void EncodeRecordPayload(const JournalRecord& record, std::string& out);

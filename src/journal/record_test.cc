@@ -36,6 +36,50 @@ TEST(RecordCodecTest, RoundTripsEveryField) {
   EXPECT_TRUE(std::signbit(back.decision.score));
 }
 
+TEST(RecordCodecTest, RoundTripsAdminEventsAndRefusesTheirTruncations) {
+  JournalRecord r;
+  r.kind = RecordKind::kAdminEvent;
+  r.decided_at_us = 1'790'000'000'000'000;
+  r.tenant = "bank-a";
+  r.principal = "key-7";
+  r.admin = AdminAction{"models.activate", "aml/4", R"({"mode":"canary","traffic_weight":0.15})"};
+  std::string payload;
+  EncodeRecordPayload(r, payload);
+  EXPECT_EQ(static_cast<uint8_t>(payload[0]), kAdminPayloadFormatVersion);
+  JournalRecord back = MakeRecord(3);  // decoding must not keep anything of a decision
+  ASSERT_TRUE(DecodeRecordPayload(payload, back).ok());
+  EXPECT_EQ(back.kind, RecordKind::kAdminEvent);
+  EXPECT_TRUE(RecordsEqual(r, back));
+  EXPECT_EQ(back.admin.object, "aml/4");
+  EXPECT_EQ(back.principal, "key-7");
+  EXPECT_TRUE(back.decision.transaction_id.empty());
+  EXPECT_TRUE(back.accounts.empty());
+  for (size_t cut = 0; cut < payload.size(); ++cut) {
+    JournalRecord partial;
+    EXPECT_FALSE(DecodeRecordPayload(std::string_view(payload).substr(0, cut), partial).ok())
+        << cut;
+  }
+  EXPECT_FALSE(DecodeRecordPayload(payload + "x", back).ok());
+
+  // A decision decoded into a record that held an admin event is a decision again.
+  std::string decision_payload;
+  EncodeRecordPayload(MakeRecord(5), decision_payload);
+  ASSERT_TRUE(DecodeRecordPayload(decision_payload, back).ok());
+  EXPECT_EQ(back.kind, RecordKind::kDecision);
+  EXPECT_TRUE(back.admin.action.empty());
+}
+
+TEST(RecordCodecTest, ValidatesAdminEvents) {
+  JournalRecord r;
+  r.kind = RecordKind::kAdminEvent;
+  r.tenant = "bank-a";
+  EXPECT_EQ(ValidateRecord(r).field(), "action");
+  r.admin.action = "keys.revoke";
+  EXPECT_TRUE(ValidateRecord(r).ok());
+  r.tenant.clear();
+  EXPECT_EQ(ValidateRecord(r).field(), "tenant");
+}
+
 TEST(RecordCodecTest, EncodingIsDeterministicAndAboutOneKilobyte) {
   std::string a;
   std::string b;

@@ -42,6 +42,12 @@ uint64_t ParseSeqKey(std::string_view key);
 std::string TransactionKey(std::string_view tenant, std::string_view transaction_id);
 std::string AccountPrefix(std::string_view tenant, std::string_view account);
 std::string AccountKey(std::string_view tenant, std::string_view account, uint64_t seq);
+// Admin events are indexed in the by_account family under the empty account, which no
+// decision can use (account keys are non-empty): tenant \0 \0 seq.
+inline std::string AdminEventPrefix(std::string_view tenant) { return AccountPrefix(tenant, {}); }
+inline std::string AdminEventKey(std::string_view tenant, uint64_t seq) {
+  return AccountKey(tenant, {}, seq);
+}
 
 struct StoreOptions {
   std::string data_dir;

@@ -35,10 +35,16 @@ std::string CheckPayload(const JournalStore& store, std::string_view stored, uin
   if (*encrypted && cipher == nullptr) return {};  // ciphertext: chain and tree checks only
   Result<JournalRecord> record = DecodeStoredEntry(stored, cipher);
   if (!record.ok()) return record.status().message();
+  std::string seq_key = SeqKey(seq);
+  if (record->kind == RecordKind::kAdminEvent) {
+    Result<std::optional<std::string>> indexed =
+        store.Get(Cf::kByAccount, AdminEventKey(record->tenant, seq));
+    if (!indexed.ok() || !indexed->has_value()) return "admin event index lacks this record";
+    return {};
+  }
   if (Sha256(record->canonical_input) != record->input_sha256) {
     return "input_sha256 does not match canonical_input";
   }
-  std::string seq_key = SeqKey(seq);
   const Uuid& id = record->decision.decision_id;
   Result<std::optional<std::string>> by_id = store.Get(
       Cf::kByDecision, std::string_view(reinterpret_cast<const char*>(id.bytes.data()), 16));
