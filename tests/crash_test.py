@@ -4,7 +4,9 @@ restart it on the same data directory, and check after every cycle that
 
   * every decision the client saw acknowledged is stored, with the same content;
   * a retry of an acknowledged transaction returns the same decision (idempotency survived);
-  * `verdict audit verify` passes on the journal.
+  * `verdict audit verify` passes on the journal;
+  * `verdict audit replay` recomputes every journaled feature vector bit for bit and the stored
+    account states equal those recomputed from the journal (the store holds its prefix).
 
 Usage: crash_test.py --binary build/release/bin/verdict --cycles 200 [--seed 1]
 Talks only to 127.0.0.1; every step is bounded in time."""
@@ -113,6 +115,13 @@ def main():
                 records = json.loads(verify.stdout).get("records")
                 print("cycle %d: %d acknowledged so far, journal verifies (%s records)" %
                       (cycle, len(acknowledged), records), file=sys.stderr)
+            replay = subprocess.run([args.binary, "audit", "replay", "--data-dir",
+                                     os.path.join(data, "journal"), "--json"],
+                                    capture_output=True, text=True, timeout=300)
+            if replay.returncode != 0:
+                print("cycle %d: journal replay does not reproduce the state: %s %s" %
+                      (cycle, replay.stdout, replay.stderr), file=sys.stderr)
+                failures += 1
     finally:
         shutil.rmtree(data, ignore_errors=True)
     print("crash test: %d cycles, %d decisions acknowledged, %d stored-decision checks, "

@@ -9,6 +9,7 @@
 
 #include "common/json_writer.h"
 #include "common/rfc3339.h"
+#include "engine/journal_replay.h"
 #include "journal/exporter.h"
 #include "journal/verifier.h"
 
@@ -70,6 +71,26 @@ void RunVerify(const AuditArgs& a) {
               << report->records << " records verified before it\n";
   }
   if (!report->ok) throw CLI::RuntimeError(kExitProblem);
+}
+
+void RunReplay(const AuditArgs& a) {
+  std::cerr << "replaying " << a.data_dir << " ...\n";
+  Result<JournalReplayReport> report = ReplayJournal(a.data_dir, a.kek_file);
+  if (!report.ok()) Fail(report.status());
+  if (a.json) {
+    std::cout << JournalReplayReportToJson(*report) << "\n";
+  } else if (report->ok()) {
+    std::cout << "OK: " << report->decisions << " decisions replayed; feature vectors and "
+              << report->accounts << " account states match the journal\n";
+  } else {
+    std::cout << "FAILED: " << report->feature_mismatches << " feature vectors differ (first at "
+              << "record " << report->first_feature_mismatch_seq << "), "
+              << report->state_mismatches << " account states differ"
+              << (report->first_state_mismatch.empty() ? "" : " (first: ")
+              << report->first_state_mismatch << (report->first_state_mismatch.empty() ? "" : ")")
+              << "\n";
+  }
+  if (!report->ok()) throw CLI::RuntimeError(kExitProblem);
 }
 
 void RunShow(const AuditArgs& a) {
@@ -137,7 +158,13 @@ void RegisterAuditCommand(CLI::App& app) {
   show->add_option("--tenant", args->tenant, "Tenant of the transaction id (default: any)");
   show->callback([args] { RunShow(*args); });
 
-  CLI::App* exp = audit->add_subcommand("export", "Write decisions as JSON Lines");
+  CLI::App* replay = audit->add_subcommand(
+      "replay", "Re-run every journaled transaction; check features and account states match");
+  common(replay);
+  replay->add_flag("--json", args->json, "Print the report as JSON on stdout");
+  replay->callback([args] { RunReplay(*args); });
+
+  CLI::App* exp = audit->add_subcommand("export", "Write decisions and admin events as JSON Lines");
   common(exp);
   exp->add_option("--from", args->from, "Decided at or after (RFC 3339 or epoch micros)");
   exp->add_option("--to", args->to, "Decided before (RFC 3339 or epoch micros)");

@@ -120,20 +120,36 @@ Result<std::vector<JournalRecord>> JournalReader::Find(std::string_view id,
   return out;
 }
 
-Result<uint64_t> JournalReader::ExportJsonLines(const ExportFilter& filter,
-                                                std::ostream& out) const {
-  uint64_t written = 0;
-  std::string line;
+Status JournalReader::ForEachRecord(const std::function<Status(const JournalRecord&)>& fn) const {
   std::unique_ptr<rocksdb::Iterator> it = store_->NewIterator(Cf::kRecords);
   for (it->SeekToFirst(); it->Valid(); it->Next()) {
     VERDICT_ASSIGN_OR_RETURN(JournalRecord rec,
                              DecodeStoredEntry(it->value().ToStringView(), cipher_.get()));
-    if (filter.from_us && rec.decided_at_us < *filter.from_us) continue;
-    if (filter.to_us && rec.decided_at_us >= *filter.to_us) continue;
-    if (!filter.tenant.empty() && rec.tenant != filter.tenant) continue;
+    VERDICT_RETURN_IF_ERROR(fn(rec));
+  }
+  return FromRocks(it->status(), "reading records");
+}
+
+Status JournalReader::ForEachState(
+    const std::function<Status(std::string_view key, std::string_view value)>& fn) const {
+  std::unique_ptr<rocksdb::Iterator> it = store_->NewIterator(Cf::kState);
+  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    VERDICT_RETURN_IF_ERROR(fn(it->key().ToStringView(), it->value().ToStringView()));
+  }
+  return FromRocks(it->status(), "reading account states");
+}
+
+Result<uint64_t> JournalReader::ExportJsonLines(const ExportFilter& filter,
+                                                std::ostream& out) const {
+  uint64_t written = 0;
+  std::string line;
+  VERDICT_RETURN_IF_ERROR(ForEachRecord([&](const JournalRecord& rec) {
+    if (filter.from_us && rec.decided_at_us < *filter.from_us) return Status::Ok();
+    if (filter.to_us && rec.decided_at_us >= *filter.to_us) return Status::Ok();
+    if (!filter.tenant.empty() && rec.tenant != filter.tenant) return Status::Ok();
     if (!filter.account.empty() &&
         std::find(rec.accounts.begin(), rec.accounts.end(), filter.account) == rec.accounts.end()) {
-      continue;
+      return Status::Ok();
     }
     line.clear();
     JsonWriter w(line);
@@ -142,8 +158,8 @@ Result<uint64_t> JournalReader::ExportJsonLines(const ExportFilter& filter,
     out << line;
     if (!out) return Unavailable("cannot write the export");
     ++written;
-  }
-  VERDICT_RETURN_IF_ERROR(FromRocks(it->status(), "reading records"));
+    return Status::Ok();
+  }));
   return written;
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <ostream>
@@ -43,6 +44,11 @@ class JournalReader {
   // Writes one JSON object per line for each matching record in sequence order; returns how
   // many were written.
   Result<uint64_t> ExportJsonLines(const ExportFilter& filter, std::ostream& out) const;
+  // Every record (decisions and admin events) in sequence order; stops at fn's first error.
+  Status ForEachRecord(const std::function<Status(const JournalRecord&)>& fn) const;
+  // Every stored account state, in key order.
+  Status ForEachState(
+      const std::function<Status(std::string_view key, std::string_view value)>& fn) const;
 
  private:
   JournalReader() = default;
