@@ -119,7 +119,7 @@ std::string MetricsRegistry::RenderPrometheus() const {
     out += "# HELP " + name + " " + family.help + "\n";
     out += "# TYPE " + name + " " + kTypeNames[static_cast<int>(family.type)] + "\n";
     for (const auto& [labels, counter] : family.counters) {
-      out += WithLabels(name, labels) + " " + FormatNumber(counter->value()) + "\n";
+      out += WithLabels(name, labels) + " " + std::to_string(counter->value()) + "\n";
     }
     for (const auto& [labels, gauge] : family.gauges) {
       out += WithLabels(name, labels) + " " + FormatNumber(gauge->value()) + "\n";

@@ -44,7 +44,10 @@ class [[nodiscard]] Result {
 // VERDICT_ASSIGN_OR_RETURN(auto x, MakeX()): binds the value or returns the Status.
 #define VERDICT_ASSIGN_OR_RETURN(lhs, expr) \
   VERDICT_ASSIGN_OR_RETURN_IMPL(VERDICT_CONCAT(verdict_result_, __LINE__), lhs, expr)
+// NOLINTBEGIN(bugprone-macro-parentheses): lhs is a declaration, tmp a name; neither can be
+// parenthesized.
 #define VERDICT_ASSIGN_OR_RETURN_IMPL(tmp, lhs, expr) \
   auto tmp = (expr);                                  \
   if (!tmp.ok()) return tmp.status();                 \
   lhs = std::move(tmp).value()
+// NOLINTEND(bugprone-macro-parentheses)

@@ -85,7 +85,7 @@ Result<int64_t> ParseRfc3339Micros(std::string_view text) {
         !ReadDigits(text, pos + 4, 2, off_m) || off_h > 23 || off_m > 59) {
       return Bad(text, "offset must be ±hh:mm");
     }
-    offset_minutes = (off_h * 60 + off_m) * (text[pos] == '-' ? -1 : 1);
+    offset_minutes = (text[pos] == '-' ? -1 : 1) * int64_t{off_h * 60 + off_m};
     pos += 6;
   } else {
     return Bad(text, "missing time zone offset ('Z' or ±hh:mm)");
@@ -93,7 +93,8 @@ Result<int64_t> ParseRfc3339Micros(std::string_view text) {
   if (pos != text.size()) return Bad(text, "trailing characters");
 
   int64_t days = DaysFromCivil(year, static_cast<unsigned>(month), static_cast<unsigned>(day));
-  int64_t seconds = days * 86400 + hour * 3600 + minute * 60 + second - offset_minutes * 60;
+  int64_t seconds = days * 86400 + int64_t{hour} * 3600 + int64_t{minute} * 60 + second -
+                    int64_t{offset_minutes} * 60;
   return seconds * kMicrosPerSecond + micros;
 }
 

@@ -12,7 +12,7 @@ std::string Sha256Hex(std::string_view bytes) {
   }
   static constexpr char kHex[] = "0123456789abcdef";
   std::string hex;
-  hex.reserve(2 * length);
+  hex.reserve(size_t{2} * length);
   for (unsigned int i = 0; i < length; ++i) {
     hex.push_back(kHex[digest[i] >> 4]);
     hex.push_back(kHex[digest[i] & 0xf]);

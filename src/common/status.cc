@@ -41,7 +41,6 @@ int HttpStatusOf(StatusCode code) {
     case StatusCode::kOk:
       return 200;
     case StatusCode::kInvalidArgument:
-      return 400;
     case StatusCode::kFailedPrecondition:
       return 400;
     case StatusCode::kUnauthenticated:

@@ -46,7 +46,7 @@ class FeatureExtractor {
   bool IsHighRisk(std::string_view country) const;
 
   FeatureOptions options_;
-  std::bitset<26 * 26> high_risk_;
+  std::bitset<size_t{26} * 26> high_risk_;
   mutable std::atomic<uint64_t> transactions_{0};
   mutable std::atomic<uint64_t> late_events_{0};
   mutable std::atomic<uint64_t> recent_overflow_{0};

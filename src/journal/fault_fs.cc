@@ -63,8 +63,8 @@ class FaultyFile : public rocksdb::FSWritableFileOwnerWrapper {
 
 }  // namespace
 
-FaultInjectingFileSystem::FaultInjectingFileSystem(std::shared_ptr<rocksdb::FileSystem> base)
-    : FileSystemWrapper(std::move(base)) {}
+FaultInjectingFileSystem::FaultInjectingFileSystem(const std::shared_ptr<rocksdb::FileSystem>& base)
+    : FileSystemWrapper(base) {}
 
 rocksdb::IOStatus FaultInjectingFileSystem::NewWritableFile(
     const std::string& fname, const rocksdb::FileOptions& opts,

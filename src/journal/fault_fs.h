@@ -14,7 +14,7 @@ namespace verdict::journal {
 class FaultInjectingFileSystem : public rocksdb::FileSystemWrapper {
  public:
   explicit FaultInjectingFileSystem(
-      std::shared_ptr<rocksdb::FileSystem> base = rocksdb::FileSystem::Default());
+      const std::shared_ptr<rocksdb::FileSystem>& base = rocksdb::FileSystem::Default());
 
   static const char* kClassName() { return "VerdictFaultInjectingFileSystem"; }
   const char* Name() const override { return kClassName(); }

@@ -22,7 +22,9 @@ Digest EncodeEntry(uint64_t seq, uint8_t flags, const Digest& prev_hash, std::st
 }
 
 Result<EntryView> DecodeEntry(std::string_view stored) {
-  auto bad = [](std::string why) { return InvalidArgument("malformed journal entry: " + why); };
+  auto bad = [](const std::string& why) {
+    return InvalidArgument("malformed journal entry: " + why);
+  };
   ByteReader r(stored);
   if (r.Raw(4) != kEntryMagic) return bad("bad magic");
   EntryView e;

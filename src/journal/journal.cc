@@ -312,11 +312,11 @@ void Journal::PutDecisionIndexes(const Pending& p, const std::string& seq_key,
   batch.Put(store_->handle(Cf::kByDecision), DecisionIdKey(p.record.decision.decision_id), seq_key);
   batch.Put(store_->handle(Cf::kByTransaction), p.txn_key, seq_key);
   const std::vector<std::string>& accounts = p.record.accounts;
-  for (size_t i = 0; i < accounts.size(); ++i) {
-    if (std::find(accounts.begin(), accounts.begin() + i, accounts[i]) != accounts.begin() + i) {
+  for (auto account = accounts.begin(); account != accounts.end(); ++account) {
+    if (std::find(accounts.begin(), account, *account) != account) {
       continue;  // sender == receiver: one index entry
     }
-    batch.Put(store_->handle(Cf::kByAccount), AccountKey(p.record.tenant, accounts[i], p.seq),
+    batch.Put(store_->handle(Cf::kByAccount), AccountKey(p.record.tenant, *account, p.seq),
               rocksdb::Slice());
   }
 }

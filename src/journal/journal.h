@@ -42,7 +42,7 @@ struct JournalOptions {
   // A checkpoint is signed after this many records, or after checkpoint_interval_us when there
   // are records it does not yet cover, and on clean close.
   uint64_t checkpoint_every_records = 100'000;
-  int64_t checkpoint_interval_us = 10 * 1'000'000;
+  int64_t checkpoint_interval_us = int64_t{10} * 1'000'000;
   // Upper bound on entries per WriteBatch.
   size_t max_group_size = 8192;
   // Enqueue blocks while this many entries wait for the writer: backpressure from the disk.
