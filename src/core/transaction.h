@@ -24,6 +24,42 @@ struct Party {
   std::string name;
 };
 
+// A bank a payment message names in a role beyond the parties' own banks (intermediary,
+// correspondent, instructing/instructed agent). `bic` is empty when the message named the
+// bank by name and address only.
+struct AgentRef {
+  std::string role;  // "instructing", "instructed", "intermediary1".."intermediary3",
+                     // "sender_correspondent", "receiver_correspondent", "reimbursement"
+  std::string bic;
+  std::string name;
+};
+
+// A charge a payment message states: who takes it and how much.
+struct Charge {
+  std::string kind;  // "sender" (MT 71F), "receiver" (MT 71G), "agent" (ISO ChrgsInf)
+  Money amount;
+  std::string agent;  // BIC of the agent taking the charge, when given
+};
+
+// What a payment message (ISO 20022, SWIFT MT) carried beyond the core fields. Empty for
+// JSON and CSV input; filled by src/formats decoders.
+struct PaymentInfo {
+  std::string message_type;  // "pacs.008.001.08", "pain.001.001.09", "MT103", "MT202COV"
+  std::string message_id;    // GrpHdr/MsgId, or MT :20:
+  std::string instruction_id;
+  std::string end_to_end_id;
+  std::string uetr;             // lower-case UUID (ISO PmtId/UETR, MT block 3 {121:})
+  std::string settlement_date;  // "YYYY-MM-DD": IntrBkSttlmDt, ReqdExctnDt, MT 32A date
+  std::string charge_bearer;    // ISO ChargeBearerType1Code: DEBT, CRED, SHAR, SLEV
+  std::string purpose;          // Purp/Cd or Purp/Prtry; MT 26T
+  std::string category_purpose;
+  std::optional<Money> instructed_amount;  // InstdAmt, MT 33B
+  std::vector<AgentRef> agents;
+  std::vector<Charge> charges;
+  std::string sender_to_receiver;  // MT 72, ISO InstrForNxtAgt
+  bool empty() const { return message_type.empty(); }
+};
+
 enum class Priority { kRealtime, kStandard, kBulk };
 std::string_view PriorityName(Priority priority);
 
@@ -39,6 +75,7 @@ struct Transaction {
   Priority priority = Priority::kStandard;
   std::optional<int32_t> deadline_ms;  // when absent, the priority class's default applies
   std::vector<std::pair<std::string, std::string>> metadata;
+  PaymentInfo payment;  // empty unless decoded from a payment message
 };
 
 }  // namespace verdict

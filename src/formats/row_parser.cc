@@ -195,18 +195,24 @@ std::string_view CsvFormatName(CsvFormat format) {
       return "amlsim-folder";
     case CsvFormat::kAmlWorld:
       return "amlworld";
+    case CsvFormat::kIso20022:
+      return "iso20022";
+    case CsvFormat::kSwiftMt:
+      return "swift-mt";
   }
   return "?";
 }
 
 Result<CsvFormat> ParseCsvFormat(std::string_view name) {
-  for (CsvFormat f : {CsvFormat::kAuto, CsvFormat::kVerdict, CsvFormat::kAmlSimLog,
-                      CsvFormat::kAmlSimFolder, CsvFormat::kAmlWorld}) {
+  for (CsvFormat f :
+       {CsvFormat::kAuto, CsvFormat::kVerdict, CsvFormat::kAmlSimLog, CsvFormat::kAmlSimFolder,
+        CsvFormat::kAmlWorld, CsvFormat::kIso20022, CsvFormat::kSwiftMt}) {
     if (CsvFormatName(f) == name) return f;
   }
-  return InvalidArgument(
-      "unknown format '" + std::string(name) + "' (auto, verdict, amlsim, amlsim-folder, amlworld)",
-      "format");
+  return InvalidArgument("unknown format '" + std::string(name) +
+                             "' (auto, verdict, amlsim, amlsim-folder, amlworld, iso20022, "
+                             "swift-mt)",
+                         "format");
 }
 
 Result<CsvFormat> DetectCsvFormat(const std::vector<std::string>& header) {
@@ -248,9 +254,11 @@ Result<std::unique_ptr<RowParser>> MakeRowParser(
       return std::unique_ptr<RowParser>(
           new AmlSimFolderParser(options, *amlsim_currency, *fraud_step));
     case CsvFormat::kAuto:
+    case CsvFormat::kIso20022:
+    case CsvFormat::kSwiftMt:
       break;
   }
-  return InvalidArgument("no parser for format auto");
+  return InvalidArgument("no row parser for format " + std::string(CsvFormatName(format)));
 }
 
 size_t FieldCountOf(CsvFormat format) {
@@ -264,6 +272,8 @@ size_t FieldCountOf(CsvFormat format) {
     case CsvFormat::kAmlWorld:
       return 11;
     case CsvFormat::kAuto:
+    case CsvFormat::kIso20022:
+    case CsvFormat::kSwiftMt:
       break;
   }
   return 0;

@@ -14,9 +14,11 @@
 
 namespace verdict {
 
-enum class CsvFormat { kAuto, kVerdict, kAmlSimLog, kAmlSimFolder, kAmlWorld };
+// The input formats TransactionReader reads. Despite the name, kIso20022 and kSwiftMt are
+// payment message files (see formats/message_file.h), not CSV; they have no RowParser.
+enum class CsvFormat { kAuto, kVerdict, kAmlSimLog, kAmlSimFolder, kAmlWorld, kIso20022, kSwiftMt };
 std::string_view CsvFormatName(CsvFormat format);
-Result<CsvFormat> ParseCsvFormat(std::string_view name);  // "auto", "verdict", "amlsim", ...
+Result<CsvFormat> ParseCsvFormat(std::string_view name);  // "auto", "verdict", "iso20022", ...
 
 // Number of fields in a data row of `format` (0 for kAuto).
 size_t FieldCountOf(CsvFormat format);

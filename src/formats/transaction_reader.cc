@@ -4,6 +4,7 @@
 
 #include "formats/amount.h"
 #include "formats/csv.h"
+#include "formats/message_text.h"
 
 namespace verdict {
 
@@ -36,6 +37,31 @@ Result<std::unique_ptr<TransactionReader>> TransactionReader::Open(const ReaderO
     path = (std::filesystem::path(path) / "transactions.csv").string();
   }
   VERDICT_ASSIGN_OR_RETURN(auto lines, OpenFileLines(path));
+  if (typology.empty() && options.format != CsvFormat::kVerdict &&
+      options.format != CsvFormat::kAmlSimLog && options.format != CsvFormat::kAmlWorld) {
+    // Payment message files are told by their first non-blank line.
+    std::string head;
+    std::string line;
+    std::optional<CsvFormat> sniffed;
+    while (true) {
+      VERDICT_ASSIGN_OR_RETURN(bool more, lines->Next(&line));
+      if (!more) break;
+      head += line;
+      head += '\n';
+      if (!TrimSpace(line).empty()) {
+        sniffed = SniffPaymentMessageFormat(line);
+        break;
+      }
+    }
+    const bool forced =
+        options.format == CsvFormat::kIso20022 || options.format == CsvFormat::kSwiftMt;
+    if (forced || sniffed) {
+      VERDICT_RETURN_IF_ERROR(reader->StartMessages(std::move(lines), std::move(head),
+                                                    forced ? options.format : *sniffed, options));
+      return reader;
+    }
+    VERDICT_ASSIGN_OR_RETURN(lines, OpenFileLines(path));  // CSV: start again at the header
+  }
   VERDICT_RETURN_IF_ERROR(reader->Start(std::move(lines), options, typology));
   if (reader->format_ == CsvFormat::kAmlSimFolder && reader->fraud_step_.empty()) {
     return InvalidArgument(path + ": AMLSim transactions.csv needs its folder's nodes.csv",
@@ -47,6 +73,13 @@ Result<std::unique_ptr<TransactionReader>> TransactionReader::Open(const ReaderO
 Result<std::unique_ptr<TransactionReader>> TransactionReader::FromString(
     std::string data, const ReaderOptions& options) {
   std::unique_ptr<TransactionReader> reader(new TransactionReader());
+  if (options.format == CsvFormat::kIso20022 || options.format == CsvFormat::kSwiftMt ||
+      (options.format == CsvFormat::kAuto && SniffPaymentMessageFormat(data))) {
+    const CsvFormat format =
+        options.format == CsvFormat::kAuto ? *SniffPaymentMessageFormat(data) : options.format;
+    VERDICT_RETURN_IF_ERROR(reader->StartMessages(nullptr, std::move(data), format, options));
+    return reader;
+  }
   VERDICT_RETURN_IF_ERROR(reader->Start(StringLines(std::move(data)), options, ""));
   if (reader->format_ == CsvFormat::kAmlSimFolder) {
     return InvalidArgument("AMLSim transactions.csv needs its folder's nodes.csv", "input");
@@ -101,7 +134,64 @@ Status TransactionReader::Start(std::unique_ptr<LineSource> lines, const ReaderO
   return Status::Ok();
 }
 
+Status TransactionReader::StartMessages(std::unique_ptr<LineSource> lines, std::string head,
+                                        CsvFormat format, const ReaderOptions& options) {
+  format_ = format;
+  max_reported_ = options.max_reported_bad_rows;
+  std::string data = std::move(head);
+  std::string line;
+  while (lines != nullptr) {
+    VERDICT_ASSIGN_OR_RETURN(bool more, lines->Next(&line));
+    if (!more) break;
+    data += line;
+    data += '\n';
+    if (data.size() > options.max_message_file_bytes) {
+      return Status(StatusCode::kPayloadTooLarge,
+                    options.path + ": message file larger than " +
+                        std::to_string(options.max_message_file_bytes) + " bytes",
+                    "input");
+    }
+  }
+  PaymentMessageOptions message_options;
+  message_options.xml.max_bytes = options.max_message_document_bytes;
+  message_options.xml.max_transactions = options.max_message_transactions;
+  Result<std::unique_ptr<PaymentMessageFile>> file =
+      PaymentMessageFile::FromString(std::move(data), format, message_options);
+  if (!file.ok()) {
+    return InvalidArgument(
+        (options.path.empty() ? std::string() : options.path + ": ") + file.status().message(),
+        "input");
+  }
+  messages_ = std::move(*file);
+  return Status::Ok();
+}
+
+Result<bool> TransactionReader::NextMessageTransaction(LabelledTransaction* out) {
+  while (true) {
+    size_t line = 0;
+    std::optional<Result<Transaction>> item = messages_->Next(&line);
+    if (!item) return false;
+    const size_t row = stats_.rows++;
+    if (!item->ok()) {
+      ++stats_.bad_rows;
+      if (stats_.bad_row_samples.size() < max_reported_) {
+        stats_.bad_row_samples.push_back(BadRow{line, item->status().message()});
+      }
+      continue;
+    }
+    out->txn = std::move(**item);
+    out->label.reset();
+    out->typology.clear();
+    out->pattern_id.clear();
+    out->row = row;
+    out->line = line;
+    ++stats_.good_rows;
+    return true;
+  }
+}
+
 Result<bool> TransactionReader::Next(LabelledTransaction* out) {
+  if (messages_ != nullptr) return NextMessageTransaction(out);
   while (true) {
     VERDICT_ASSIGN_OR_RETURN(bool more, lines_->Next(&line_));
     if (!more) return false;

@@ -1,7 +1,9 @@
-// TransactionReader: a stream of LabelledTransactions from a CSV file (plain or gzip) or an
-// unpacked AMLSim sample folder (nodes.csv + transactions.csv), in file order. The format is
-// detected from the header unless ReaderOptions::format says otherwise. Bad rows are skipped,
-// counted and reported with their line numbers. Owns its input; not thread-safe.
+// TransactionReader: a stream of LabelledTransactions from a CSV file (plain or gzip), an
+// unpacked AMLSim sample folder (nodes.csv + transactions.csv), or a file of payment messages
+// (ISO 20022 XML, SWIFT MT; see formats/message_file.h), in file order. The format is
+// detected from the header or the first bytes unless ReaderOptions::format says otherwise.
+// Bad rows (for messages: bad transactions or messages) are skipped, counted and reported
+// with their line numbers. Owns its input; not thread-safe.
 #pragma once
 
 #include <cstdint>
@@ -12,16 +14,22 @@
 #include "common/result.h"
 #include "formats/labelled_transaction.h"
 #include "formats/line_source.h"
+#include "formats/message_file.h"
 #include "formats/row_parser.h"
 
 namespace verdict {
 
 struct ReaderOptions {
-  std::string path;  // a CSV file (.csv or .csv.gz) or an AMLSim folder
+  std::string path;  // a CSV file (.csv or .csv.gz), an AMLSim folder, or a message file
   CsvFormat format = CsvFormat::kAuto;
   int64_t amlsim_epoch_us = int64_t{1'767'225'600} * 1'000'000;  // 2026-01-01T00:00:00Z
   std::string amlsim_currency = "USD";
   size_t max_reported_bad_rows = 100;
+  // Payment message files: per-document limits, larger than on the wire (a replayed file may
+  // hold a day's pacs.008 batch), and the bound on the whole file read into memory.
+  size_t max_message_document_bytes = size_t{64} << 20;
+  size_t max_message_transactions = 100'000;
+  size_t max_message_file_bytes = size_t{1} << 30;
 };
 
 class TransactionReader {
@@ -45,6 +53,10 @@ class TransactionReader {
   TransactionReader() = default;
   Status Start(std::unique_ptr<LineSource> lines, const ReaderOptions& options,
                std::string typology);
+  // Reads the rest of `lines` (after `head`, already read) as a payment message file.
+  Status StartMessages(std::unique_ptr<LineSource> lines, std::string head, CsvFormat format,
+                       const ReaderOptions& options);
+  Result<bool> NextMessageTransaction(LabelledTransaction* out);
   Status LoadNodes(const std::string& path);
 
   std::unique_ptr<LineSource> lines_;
@@ -56,6 +68,7 @@ class TransactionReader {
   std::string line_;
   std::vector<std::string> fields_;
   std::unordered_map<std::string, int64_t> fraud_step_;
+  std::unique_ptr<PaymentMessageFile> messages_;
 };
 
 }  // namespace verdict
