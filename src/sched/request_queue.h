@@ -1,8 +1,11 @@
 // RequestQueue: the waiting requests of the three priority classes. Strict priority across
-// classes (realtime, standard, bulk), earliest deadline first within a class, and aging that
-// serves the next bulk request (in EDF order) with standard priority once it has waited
-// bulk_aging_us. In the FIFO mode everything shares one arrival-ordered queue. Not
-// thread-safe: the Scheduler guards it with its mutex.
+// classes (realtime, standard, bulk); within a class, weighted fair queueing across tenants
+// (start-time fair queueing: each tenant's lane advances a virtual clock by cost / weight per
+// item served, and the lane with the smallest virtual finish time goes next) and earliest
+// deadline first within a tenant's lane. Aging serves the next bulk request with standard
+// priority once it has waited bulk_aging_us. Each tenant may hold at most its weight's share
+// of each queue capacity. In the FIFO mode everything shares one arrival-ordered lane.
+// Not thread-safe: the Scheduler guards it with its mutex.
 #pragma once
 
 #include <array>
@@ -21,6 +24,9 @@ struct QueuedItem {
   int64_t enqueued_us = 0;
   int64_t deadline_us = 0;                     // absolute, same clock as enqueued_us
   uint64_t order = 0;                          // arrival order: ties and the FIFO mode
+  uint32_t tenant = 0;                         // TenantId: the lane it waits in
+  double service = 1;                          // virtual service it costs: cost / weight
+  double capacity_share = 1;                   // its tenant's share of the queue capacities
   std::function<void(bool /*fallback*/)> run;  // filled by the scheduler's user
 };
 
@@ -28,16 +34,20 @@ class RequestQueue {
  public:
   explicit RequestQueue(const SchedulerOptions& options) : options_(options) {}
 
-  enum class PushResult { kQueued, kBulkFull, kFull };
+  // kTenantFull: the item's tenant already holds its share of the capacity (others may still
+  // queue).
+  enum class PushResult { kQueued, kBulkFull, kFull, kTenantFull };
   PushResult Push(QueuedItem item);
 
   // Takes up to `max` items in service order as of `now_us`.
   std::vector<QueuedItem> PopBatch(int64_t now_us, size_t max);
   // True when a realtime item waits (a worker on a lower-class batch lets it go first).
-  bool HasPreemptor() const { return !heaps_[0].empty(); }
+  bool HasPreemptor() const { return !options_.fifo && !classes_[0].active.empty(); }
 
-  size_t size() const { return heaps_[0].size() + heaps_[1].size() + heaps_[2].size(); }
+  size_t size() const { return size_; }
   size_t bulk_waiting() const { return bulk_waiting_; }
+  // Items of `tenant` waiting in `priority`'s class (0 in the FIFO mode's other classes).
+  size_t waiting(uint32_t tenant, Priority priority) const;
 
  private:
   struct Later {
@@ -48,13 +58,27 @@ class RequestQueue {
     }
   };
   using Heap = std::priority_queue<QueuedItem, std::vector<QueuedItem>, Later>;
-  // Which heap to serve next as of now_us, or -1 when empty.
-  int NextHeap(int64_t now_us) const;
+  struct Lane {
+    Heap heap;
+    double virtual_start = 0;  // the class's virtual time at which this lane's next item starts
+  };
+  struct Class {
+    std::vector<Lane> lanes;       // indexed by tenant id, grown on demand
+    std::vector<uint32_t> active;  // tenants with items waiting, in no particular order
+    double virtual_time = 0;       // start time of the item served last
+  };
+
+  Lane& LaneFor(int cls, uint32_t tenant);
+  // Which class to serve next as of now_us, or -1 when empty.
+  int NextClass(int64_t now_us) const;
+  // The tenant whose lane goes next in a non-empty class.
+  uint32_t NextTenant(const Class& cls) const;
+  QueuedItem PopFrom(int cls, uint32_t tenant);
 
   const SchedulerOptions& options_;
-  std::array<Heap, 3> heaps_{Heap(Later{options_.fifo}), Heap(Later{options_.fifo}),
-                             Heap(Later{options_.fifo})};
-  size_t bulk_waiting_ = 0;  // bulk items in any heap (the FIFO mode keeps them in one heap)
+  std::array<Class, 3> classes_;
+  size_t size_ = 0;
+  size_t bulk_waiting_ = 0;  // bulk items in any class (the FIFO mode keeps them in one lane)
   uint64_t next_order_ = 0;
 };
 

@@ -12,7 +12,12 @@ constexpr const char* kClassNames[] = {"realtime", "standard", "bulk"};
 }  // namespace
 
 Scheduler::Scheduler(const SchedulerOptions& options, const Clock& clock, MetricsRegistry& metrics)
-    : options_(options), clock_(clock), estimator_(options.ewma_alpha, 50, 20), queue_(options_) {
+    : options_(options),
+      clock_(clock),
+      metrics_(metrics),
+      estimator_(options.ewma_alpha, 50, 20),
+      tenants_(options.tenants),
+      queue_(options_) {
   batch_sizes_ = metrics.GetHistogram("verdict_sched_batch_size", "Requests per worker batch",
                                       {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024});
   late_ = metrics.GetCounter("verdict_sched_late_total",
@@ -38,11 +43,31 @@ int64_t Scheduler::DeadlineFor(Priority priority, std::optional<int32_t> deadlin
   return received_us + budget;
 }
 
+int64_t Scheduler::RetryAfterUs(TenantId tenant) const {
+  return tenants_.Get(tenant).bucket.WaitUs(NowUs(clock_));
+}
+
 Scheduler::Admission Scheduler::Submit(Priority priority, std::optional<int32_t> deadline_ms,
-                                       int64_t received_us, Work work) {
+                                       int64_t received_us, Work work, Submission submission) {
+  const int64_t now = NowUs(clock_);
+  TenantTable::Tenant& tenant = tenants_.Get(submission.tenant);
+  const uint32_t cost = std::max<uint32_t>(1, submission.cost);
+  // Before the lock: the bucket is one atomic. Tokens taken by a request that the queue then
+  // refuses are not returned (the refusal is rare and the caller is over its share anyway).
+  if (!tenant.bucket.unlimited() && tenant.bucket.TryTake(now, cost) != 0) {
+    metrics_
+        .GetCounter("verdict_sched_rate_limited_total",
+                    "Requests refused by their tenant's rate limit (429)",
+                    {{"tenant", tenant.name}})
+        ->Increment();
+    return Admission::kRateLimited;
+  }
   QueuedItem item;
   item.priority = priority;
-  item.enqueued_us = NowUs(clock_);
+  item.enqueued_us = now;
+  item.tenant = submission.tenant;
+  item.service = cost / tenant.weight;
+  item.capacity_share = tenants_.CapacityShare(submission.tenant);
   item.deadline_us = DeadlineFor(priority, deadline_ms, received_us);
   const int64_t deadline = item.deadline_us;
   item.run = [work = std::move(work), deadline](bool fallback) { work(fallback, deadline); };
@@ -63,6 +88,9 @@ Scheduler::Admission Scheduler::Submit(Priority priority, std::optional<int32_t>
     case RequestQueue::PushResult::kFull:
       refused_[static_cast<int>(priority)]->Increment();
       return Admission::kFull;
+    case RequestQueue::PushResult::kTenantFull:
+      refused_[static_cast<int>(priority)]->Increment();
+      return Admission::kTenantFull;
   }
   return Admission::kFull;
 }

@@ -1,14 +1,18 @@
 // Scheduler: admits requests into the priority queues and runs them on its worker threads in
 // batches: strict priority across classes with aging, earliest deadline first within a class,
 // realtime requests taken ahead of the rest of a lower-class batch, and a fallback flag for
-// any request whose full path no longer fits its deadline. Owns its threads; thread-safe.
+// any request whose full path no longer fits its deadline. Within a class, tenants share by
+// weight (weighted fair queueing) and each may be rate limited (token bucket) at admission.
+// Owns its threads; thread-safe.
 #pragma once
 
+#include <algorithm>
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
 #include <mutex>
 #include <optional>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -18,15 +22,27 @@
 #include "sched/request_queue.h"
 #include "sched/scheduler_options.h"
 #include "sched/service_estimator.h"
+#include "sched/tenant_table.h"
 
 namespace verdict {
+
+// Who a task is for and what it costs: a batch of n transactions costs n, in the tenant's
+// rate limit and in its fair share.
+struct SchedulerSubmission {
+  TenantId tenant = kDefaultTenantId;
+  uint32_t cost = 1;
+};
 
 class Scheduler {
  public:
   // `fallback` is true when the request must skip the expensive stages to meet its deadline;
   // `deadline_us` is its absolute deadline on the clock's monotonic scale (µs).
   using Work = std::function<void(bool fallback, int64_t deadline_us)>;
-  enum class Admission { kQueued, kBulkFull, kFull, kStopping };
+  // kRateLimited: the tenant's token bucket is empty (429; RetryAfterUs says for how long).
+  // kTenantFull: the tenant already holds its weight's share of the queue (429).
+  enum class Admission { kQueued, kBulkFull, kFull, kStopping, kRateLimited, kTenantFull };
+
+  using Submission = SchedulerSubmission;
 
   Scheduler(const SchedulerOptions& options, const Clock& clock, MetricsRegistry& metrics);
   ~Scheduler();  // stops: runs what is queued, then joins
@@ -36,12 +52,23 @@ class Scheduler {
   // `deadline_ms` shortens the class deadline (never lengthens it). `received_us` is the
   // monotonic arrival time (µs) from which the deadline counts.
   Admission Submit(Priority priority, std::optional<int32_t> deadline_ms, int64_t received_us,
-                   Work work);
+                   Work work, Submission submission = {});
   void Stop();
 
   // The deadline a request of this class gets (absolute, µs).
   int64_t DeadlineFor(Priority priority, std::optional<int32_t> deadline_ms,
                       int64_t received_us) const;
+  // The id for a tenant's name (interned on first sight; configured tenants keep their
+  // weight and rate limit, others get weight 1 and no limit). Cheap enough per request, but
+  // callers that can should keep the id.
+  TenantId TenantFor(std::string_view name) { return tenants_.Intern(name); }
+  // How long until `tenant` may submit one more request (0: now): the Retry-After of a
+  // kRateLimited refusal, rounded up to whole seconds by RetryAfterSeconds.
+  int64_t RetryAfterUs(TenantId tenant) const;
+  static int64_t RetryAfterSeconds(int64_t micros) {
+    return std::max<int64_t>(1, (micros + 999'999) / 1'000'000);
+  }
+  const TenantTable& tenants() const { return tenants_; }
   ServiceTimeEstimator& estimator() { return estimator_; }
   size_t worker_count() const { return threads_.size(); }
   size_t queued() const;
@@ -53,7 +80,9 @@ class Scheduler {
 
   const SchedulerOptions options_;
   const Clock& clock_;
+  MetricsRegistry& metrics_;
   ServiceTimeEstimator estimator_;
+  TenantTable tenants_;
   Histogram* batch_sizes_;
   Gauge* queue_depth_[3];
   Counter* late_;

@@ -5,6 +5,8 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <string>
+#include <vector>
 
 namespace verdict {
 
@@ -20,6 +22,17 @@ struct CircuitBreakerOptions {
   int failures_to_open = 5;         // consecutive model failures or overruns that open it
   int64_t open_for_us = 1'000'000;  // how long it stays open before probing
   int probes_to_close = 3;          // consecutive good probes that close it again
+};
+
+// [tenants.<name>]: one tenant's share of the engine. A tenant with no section gets weight 1 and
+// no rate limit.
+struct TenantOptions {
+  std::string name;
+  // Share of service within each priority class, relative to the other tenants with work
+  // waiting (weighted fair queueing), and of the queue capacities.
+  double weight = 1;
+  double rate_per_s = 0;  // admitted requests per second (a batch counts each item); 0: no limit
+  double burst = 0;       // requests at once from a full bucket; 0: one second's worth (>= 1)
 };
 
 struct SchedulerOptions {
@@ -41,6 +54,8 @@ struct SchedulerOptions {
   // Plain FIFO across classes (no priorities, no deadline-driven fallback): only to measure
   // what the scheduler buys.
   bool fifo = false;
+  // Configured tenants (weights and rate limits); the tenant named "default" may be among them.
+  std::vector<TenantOptions> tenants;
 };
 
 }  // namespace verdict

@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <condition_variable>
+#include <map>
 #include <mutex>
 
 namespace verdict {
@@ -105,6 +106,82 @@ TEST(SchedulerTest, StopRunsWhatIsQueuedThenRefuses) {
               Scheduler::Admission::kStopping);
   }
   EXPECT_EQ(recorder.runs.size(), 50u);
+}
+
+TEST(SchedulerTest, TenantOverItsRateLimitIsRefusedWithTheTimeUntilItsNextToken) {
+  ManualClock clock(1'000'000);
+  MetricsRegistry metrics;
+  SchedulerOptions options;
+  options.workers = 1;
+  options.tenants = {{"metered", 1, /*rate_per_s=*/10, /*burst=*/2}};
+  Scheduler scheduler(options, clock, metrics);
+  const TenantId metered = scheduler.TenantFor("metered");
+  Recorder recorder;
+  const int64_t now = clock.MonotonicNanos() / 1000;
+  auto submit = [&](TenantId tenant, uint32_t cost = 1) {
+    return scheduler.Submit(Priority::kStandard, std::nullopt, now, recorder.Tag(0),
+                            {tenant, cost});
+  };
+  EXPECT_EQ(submit(metered), Scheduler::Admission::kQueued);
+  EXPECT_EQ(submit(metered), Scheduler::Admission::kQueued);
+  EXPECT_EQ(submit(metered), Scheduler::Admission::kRateLimited);
+  EXPECT_EQ(scheduler.RetryAfterUs(metered), 100'000);
+  EXPECT_EQ(Scheduler::RetryAfterSeconds(scheduler.RetryAfterUs(metered)), 1);
+  // Other tenants are not limited by it.
+  for (int i = 0; i < 20; ++i) EXPECT_EQ(submit(kDefaultTenantId), Scheduler::Admission::kQueued);
+  clock.AdvanceMicros(100'000);
+  EXPECT_EQ(scheduler.RetryAfterUs(metered), 0);
+  EXPECT_EQ(submit(metered), Scheduler::Admission::kQueued);
+  recorder.WaitFor(23);
+  EXPECT_NE(
+      metrics.RenderPrometheus().find("verdict_sched_rate_limited_total{tenant=\"metered\"} 1"),
+      std::string::npos)
+      << metrics.RenderPrometheus();
+}
+
+TEST(SchedulerTest, WorkerServesTenantsByWeightWhileOneFloods) {
+  ManualClock clock(1'000'000);
+  MetricsRegistry metrics;
+  SchedulerOptions options;
+  options.workers = 1;
+  options.tenants = {{"flood", 1, 0, 0}, {"steady", 1, 0, 0}};
+  Scheduler scheduler(options, clock, metrics);
+  const TenantId flood = scheduler.TenantFor("flood");
+  const TenantId steady = scheduler.TenantFor("steady");
+  // Hold the only worker so that everything below queues up before it is served.
+  std::mutex gate_mu;
+  std::condition_variable gate_cv;
+  bool started = false, open = false;
+  scheduler.Submit(Priority::kStandard, std::nullopt, 1'000'000, [&](bool, int64_t) {
+    std::unique_lock lock(gate_mu);
+    started = true;
+    gate_cv.notify_all();
+    gate_cv.wait(lock, [&] { return open; });
+  });
+  {
+    std::unique_lock lock(gate_mu);
+    gate_cv.wait(lock, [&] { return started; });
+  }
+  Recorder recorder;
+  for (int i = 0; i < 500; ++i) {
+    ASSERT_EQ(
+        scheduler.Submit(Priority::kStandard, std::nullopt, 1'000'000, recorder.Tag(1), {flood, 1}),
+        Scheduler::Admission::kQueued);
+  }
+  for (int i = 0; i < 100; ++i) {
+    scheduler.Submit(Priority::kStandard, std::nullopt, 1'000'000, recorder.Tag(2), {steady, 1});
+  }
+  {
+    std::lock_guard lock(gate_mu);
+    open = true;
+  }
+  gate_cv.notify_all();
+  recorder.WaitFor(600);
+  // Equal weights: the steady tenant's 100 are served within the first ~200, not after the
+  // flood's 500.
+  int steady_in_first_200 = 0;
+  for (size_t i = 0; i < 200; ++i) steady_in_first_200 += recorder.runs[i].first == 2;
+  EXPECT_GE(steady_in_first_200, 99);
 }
 
 }  // namespace

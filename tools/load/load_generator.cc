@@ -10,6 +10,8 @@
 #include <memory>
 #include <optional>
 #include <random>
+#include <set>
+#include <stdexcept>
 
 #include "common/rfc3339.h"
 
@@ -25,16 +27,28 @@ using Clock = std::chrono::steady_clock;
 struct Pending {
   Clock::time_point intended;
   std::string klass;
+  int tenant = -1;  // index into LoadOptions::tenants; -1 without --tenant
   std::string body;
+};
+
+// One arrival process: the whole load, or one tenant's share of it.
+struct Stream {
+  explicit Stream(net::io_context& ioc) : timer(ioc) {}
+  int tenant = -1;
+  double rate_per_s = 0;
+  Clock::time_point next;
+  net::steady_timer timer;
+  bool done = false;
 };
 
 class Runner;
 
 class Connection : public std::enable_shared_from_this<Connection> {
  public:
-  Connection(Runner& runner, net::io_context& ioc, std::string klass)
-      : runner_(runner), socket_(ioc), klass_(std::move(klass)) {}
+  Connection(Runner& runner, net::io_context& ioc, std::string klass, int tenant)
+      : runner_(runner), socket_(ioc), klass_(std::move(klass)), tenant_(tenant) {}
   const std::string& klass() const { return klass_; }
+  int tenant() const { return tenant_; }
   void Connect(const tcp::endpoint& endpoint);
   void Send(Pending request);
   bool idle() const { return connected_ && !busy_; }
@@ -54,6 +68,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   std::string wire_;
   Pending current_;
   const std::string klass_;  // the class whose requests this connection carries
+  const int tenant_;         // and the tenant (-1: no tenants)
   bool connected_ = false;
   bool busy_ = false;
 };
@@ -69,6 +84,10 @@ class Runner {
       classes_.emplace_back(cumulative, name);
       result_.by_class[name];
     }
+    for (const TenantLoad& t : options.tenants) {
+      result_.tenant_rate_per_s[t.name] = t.rate_per_s;
+      for (const auto& [name, share] : options.mix) result_.by_tenant[t.name].by_class[name];
+    }
   }
 
   LoadResult Run() {
@@ -77,35 +96,55 @@ class Runner {
         options_.port);
     // Each class has its own connections, as a payment switch keeps separate pools: a
     // realtime request never waits on the client side behind bulk ones.
+    // Tenants likewise: each has its own pools, shared out by its rate.
     double total = 0;
     for (const auto& [name, share] : options_.mix) total += share;
-    for (const auto& [name, share] : options_.mix) {
-      if (share <= 0) continue;
-      // At least a few per class: with a durable journal each answer waits for a group commit,
-      // so one connection carries only a few hundred requests a second.
-      int n = std::max(std::min(options_.connections, 8),
-                       static_cast<int>(options_.connections * share / total + 0.5));
-      for (int i = 0; i < n; ++i) {
-        connections_.push_back(std::make_shared<Connection>(*this, ioc_, name));
-        connections_.back()->Connect(endpoint);
+    double total_rate = 0;
+    if (options_.tenants.empty()) {
+      streams_.push_back(std::make_unique<Stream>(ioc_));
+      streams_.back()->rate_per_s = total_rate = options_.rate_per_s;
+    }
+    for (size_t t = 0; t < options_.tenants.size(); ++t) {
+      streams_.push_back(std::make_unique<Stream>(ioc_));
+      streams_.back()->tenant = static_cast<int>(t);
+      streams_.back()->rate_per_s = options_.tenants[t].rate_per_s;
+      total_rate += options_.tenants[t].rate_per_s;
+    }
+    for (const auto& stream : streams_) {
+      const double connections = options_.connections * stream->rate_per_s / total_rate;
+      for (const auto& [name, share] : options_.mix) {
+        if (share <= 0) continue;
+        // At least a few per class: with a durable journal each answer waits for a group
+        // commit, so one connection carries only a few hundred requests a second.
+        int n = std::max(std::min(options_.connections, 8),
+                         static_cast<int>(connections * share / total + 0.5));
+        for (int i = 0; i < n; ++i) {
+          connections_.push_back(std::make_shared<Connection>(*this, ioc_, name, stream->tenant));
+          connections_.back()->Connect(endpoint);
+        }
       }
     }
     start_ = Clock::now();
     window_end_ = start_ + std::chrono::duration_cast<Clock::duration>(
                                std::chrono::duration<double>(options_.duration_s));
-    next_intended_ = start_;
-    ScheduleNext();
+    for (const auto& stream : streams_) {
+      stream->next = start_;
+      ScheduleNext(*stream);
+    }
     ioc_.run();
-    result_.rate_per_s = options_.rate_per_s;
+    result_.rate_per_s = total_rate;
     result_.window_s = options_.duration_s;
     result_.elapsed_s = std::chrono::duration<double>(Clock::now() - start_).count();
     for (auto& [name, stats] : result_.by_class) result_.overall.Merge(stats);
+    for (auto& [tenant, stats] : result_.by_tenant) {
+      for (auto& [name, klass] : stats.by_class) stats.overall.Merge(klass);
+    }
     return result_;
   }
 
   // A connection is free: it takes the oldest waiting request of its class.
   void OnIdle(Connection& connection) {
-    auto& backlog = backlog_[connection.klass()];
+    auto& backlog = backlog_[{connection.tenant(), connection.klass()}];
     if (!backlog.empty()) {
       Pending next = std::move(backlog.front());
       backlog.pop_front();
@@ -116,61 +155,76 @@ class Runner {
   }
 
   void OnAnswer(const Pending& request, int status, std::string_view body) {
-    ClassStats& stats = result_.by_class[request.klass];
     const int64_t micros =
         std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - request.intended)
             .count();
-    ++stats.status[status];
-    if (status == 0) return;  // connection error: not an answer
-    ++stats.answered;
-    stats.latency.Record(micros);
     auto deadline = options_.deadline_us.find(request.klass);
-    if (status == 200 && deadline != options_.deadline_us.end() && micros <= deadline->second) {
-      ++stats.within_deadline;
+    const bool in_time =
+        status == 200 && deadline != options_.deadline_us.end() && micros <= deadline->second;
+    const bool fallback = body.find("\"path\":\"fallback\"") != std::string_view::npos;
+    for (ClassStats* stats : StatsFor(request)) {
+      ++stats->answered;
+      ++stats->status[status];
+      stats->latency.Record(micros);
+      stats->within_deadline += in_time;
+      stats->fallback += fallback;
     }
-    if (body.find("\"path\":\"fallback\"") != std::string_view::npos) ++stats.fallback;
     --outstanding_;
   }
 
+  // The connection broke before an answer: counted under status 0, not as answered.
   void OnLost(const Pending& request) {
-    ++result_.by_class[request.klass].status[0];
+    for (ClassStats* stats : StatsFor(request)) ++stats->status[0];
     --outstanding_;
   }
 
   const LoadOptions& options() const { return options_; }
 
  private:
-  void ScheduleNext() {
-    timer_.expires_at(next_intended_);
-    timer_.async_wait([this](beast::error_code ec) {
+  // The class's stats, and the tenant's class and total when there are tenants.
+  std::vector<ClassStats*> StatsFor(const Pending& request) {
+    std::vector<ClassStats*> out{&result_.by_class[request.klass]};
+    if (request.tenant >= 0) {
+      TenantStats& t = result_.by_tenant[options_.tenants[request.tenant].name];
+      out.push_back(&t.by_class[request.klass]);
+    }
+    return out;
+  }
+
+  void ScheduleNext(Stream& stream) {
+    stream.timer.expires_at(stream.next);
+    stream.timer.async_wait([this, &stream](beast::error_code ec) {
       if (ec) return;
       const auto now = Clock::now();
-      while (next_intended_ <= now && next_intended_ < window_end_ &&
-             issued_ < options_.max_requests) {
-        Issue(next_intended_);
-        next_intended_ += Gap();
+      while (stream.next <= now && stream.next < window_end_ && issued_ < options_.max_requests) {
+        Issue(stream.next, stream.tenant);
+        stream.next += Gap(stream.rate_per_s);
       }
-      if (next_intended_ < window_end_ && issued_ < options_.max_requests) {
-        ScheduleNext();
+      if (stream.next < window_end_ && issued_ < options_.max_requests) {
+        ScheduleNext(stream);
       } else {
-        sending_done_ = true;
-        StartDrain();
+        stream.done = true;
+        if (std::all_of(streams_.begin(), streams_.end(), [](const auto& s) { return s->done; })) {
+          sending_done_ = true;
+          StartDrain();
+        }
       }
     });
   }
 
-  Clock::duration Gap() {
-    double seconds = 1.0 / options_.rate_per_s;
+  Clock::duration Gap(double rate_per_s) {
+    double seconds = 1.0 / rate_per_s;
     if (options_.poisson) {
-      std::exponential_distribution<double> exp(options_.rate_per_s);
+      std::exponential_distribution<double> exp(rate_per_s);
       seconds = exp(rng_);
     }
     return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
   }
 
-  void Issue(Clock::time_point intended) {
+  void Issue(Clock::time_point intended, int tenant) {
     Pending request;
     request.intended = intended;
+    request.tenant = tenant;
     std::uniform_real_distribution<double> uniform(0, 1);
     double pick = uniform(rng_);
     request.klass = classes_.back().second;
@@ -181,15 +235,16 @@ class Runner {
       }
     }
     request.body = MakeBody(request.klass);
-    ++result_.by_class[request.klass].sent;
+    for (ClassStats* stats : StatsFor(request)) ++stats->sent;
     ++issued_;
     ++outstanding_;
     for (auto& connection : connections_) {
-      if (connection->klass() == request.klass && connection->idle()) {
+      if (connection->klass() == request.klass && connection->tenant() == tenant &&
+          connection->idle()) {
         return connection->Send(std::move(request));
       }
     }
-    backlog_[request.klass].push_back(std::move(request));
+    backlog_[{tenant, request.klass}].push_back(std::move(request));
   }
 
   std::string MakeBody(const std::string& klass) {
@@ -249,20 +304,20 @@ class Runner {
     // What never got an answer stays counted as sent and not answered.
     backlog_.clear();
     drain_timer_.cancel();
-    timer_.cancel();
+    for (auto& stream : streams_) stream->timer.cancel();
     for (auto& connection : connections_) connection->Close();
     ioc_.stop();
   }
 
   const LoadOptions& options_;
   net::io_context ioc_;
-  net::steady_timer timer_{ioc_};
+  std::vector<std::unique_ptr<Stream>> streams_;
   net::steady_timer drain_timer_{ioc_};
   std::mt19937_64 rng_;
   std::vector<std::pair<double, std::string>> classes_;
   std::vector<std::shared_ptr<Connection>> connections_;
-  std::map<std::string, std::deque<Pending>> backlog_;  // by class
-  Clock::time_point start_, window_end_, next_intended_;
+  std::map<std::pair<int, std::string>, std::deque<Pending>> backlog_;  // by tenant and class
+  Clock::time_point start_, window_end_;
   uint64_t issued_ = 0;
   int64_t outstanding_ = 0;
   bool sending_done_ = false;
@@ -299,6 +354,9 @@ void Connection::Send(Pending request) {
           "\r\nContent-Type: application/json\r\nContent-Length: " +
           std::to_string(current_.body.size()) + "\r\n";
   for (const auto& [name, value] : o.headers) wire_ += name + ": " + value + "\r\n";
+  if (tenant_ >= 0 && !o.tenants[tenant_].key.empty()) {
+    wire_ += "Authorization: Bearer " + o.tenants[tenant_].key + "\r\n";
+  }
   wire_ += "\r\n";
   wire_ += current_.body;
   net::async_write(
@@ -347,6 +405,32 @@ void ClassStats::Merge(const ClassStats& other) {
   latency.Merge(other.latency);
 }
 
+verdict::Result<TenantLoad> ParseTenantLoad(const std::string& text) {
+  // NAME:RATE[:KEY]; the key may itself contain ':' (everything after the second colon).
+  const size_t first = text.find(':');
+  if (first == std::string::npos || first == 0) {
+    return verdict::InvalidArgument("--tenant '" + text + "' is not NAME:RATE[:KEY]", "--tenant");
+  }
+  const size_t second = text.find(':', first + 1);
+  TenantLoad tenant;
+  tenant.name = text.substr(0, first);
+  const std::string rate =
+      text.substr(first + 1, second == std::string::npos ? std::string::npos : second - first - 1);
+  try {
+    size_t used = 0;
+    tenant.rate_per_s = std::stod(rate, &used);
+    if (used != rate.size()) throw std::invalid_argument(rate);
+  } catch (const std::exception&) {
+    return verdict::InvalidArgument(
+        "--tenant '" + tenant.name + "': rate '" + rate + "' is not a number", "--tenant");
+  }
+  if (!(tenant.rate_per_s > 0)) {
+    return verdict::InvalidArgument("--tenant '" + tenant.name + "': rate must be > 0", "--tenant");
+  }
+  if (second != std::string::npos) tenant.key = text.substr(second + 1);
+  return tenant;
+}
+
 bool IsLoopbackHost(const std::string& host) {
   if (host == "localhost" || host == "::1") return true;
   beast::error_code ec;
@@ -361,7 +445,22 @@ verdict::Result<LoadResult> RunLoad(const LoadOptions& options) {
                                         "targets 127.0.0.0/8 or ::1",
                                     "--target");
   }
-  if (!(options.rate_per_s > 0)) return verdict::InvalidArgument("rate must be > 0", "--rate");
+  if (options.tenants.empty() && !(options.rate_per_s > 0)) {
+    return verdict::InvalidArgument("rate must be > 0", "--rate");
+  }
+  std::set<std::string> tenant_names;
+  for (const TenantLoad& t : options.tenants) {
+    if (t.name.empty()) return verdict::InvalidArgument("tenant name is empty", "--tenant");
+    if (!tenant_names.insert(t.name).second) {
+      return verdict::InvalidArgument("tenant '" + t.name + "' is given twice", "--tenant");
+    }
+    if (!(t.rate_per_s > 0)) {
+      return verdict::InvalidArgument("tenant '" + t.name + "' needs a rate > 0", "--tenant");
+    }
+    if (t.key.find_first_of("\r\n") != std::string::npos) {
+      return verdict::InvalidArgument("tenant '" + t.name + "' key has a line break", "--tenant");
+    }
+  }
   if (!(options.duration_s > 0) || options.duration_s > 3600) {
     return verdict::InvalidArgument("duration must be in (0, 3600] seconds", "--duration");
   }

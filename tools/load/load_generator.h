@@ -15,6 +15,14 @@
 
 namespace load {
 
+// One tenant's traffic (`--tenant NAME:RATE[:KEY]`): its own arrival process at its own rate,
+// its own connections, and `Authorization: Bearer KEY` on each request when a key is given.
+struct TenantLoad {
+  std::string name;
+  double rate_per_s = 0;
+  std::string key;
+};
+
 struct LoadOptions {
   std::string host = "127.0.0.1";  // loopback only: anything else is refused
   uint16_t port = 8080;
@@ -36,6 +44,9 @@ struct LoadOptions {
   double drain_s = 5;
   uint64_t seed = 1;
   int accounts = 10'000;  // generated traffic: distinct sender/receiver accounts
+  // Empty: one stream at rate_per_s. Otherwise one stream per tenant at its own rate (the
+  // mix applies to each), rate_per_s is ignored, and results are also kept per tenant.
+  std::vector<TenantLoad> tenants;
 };
 
 struct ClassStats {
@@ -48,13 +59,23 @@ struct ClassStats {
   void Merge(const ClassStats& other);
 };
 
+struct TenantStats {
+  ClassStats overall;
+  std::map<std::string, ClassStats> by_class;
+};
+
 struct LoadResult {
   double rate_per_s = 0;
   double elapsed_s = 0;  // sending window plus drain
   double window_s = 0;   // sending window
   ClassStats overall;
   std::map<std::string, ClassStats> by_class;
+  std::map<std::string, double> tenant_rate_per_s;  // offered, by tenant (with --tenant)
+  std::map<std::string, TenantStats> by_tenant;     // with --tenant only
 };
+
+// Parses "NAME:RATE[:KEY]"; errors name --tenant.
+verdict::Result<TenantLoad> ParseTenantLoad(const std::string& text);
 
 // Refuses non-loopback targets and bad options with a Status naming the option.
 verdict::Result<LoadResult> RunLoad(const LoadOptions& options);

@@ -61,7 +61,25 @@ std::string ResultToJson(const LoadResult& r) {
     w.Key(name);
     WriteClass(w, stats, r.window_s);
   }
-  w.EndObject().EndObject();
+  w.EndObject();
+  if (!r.by_tenant.empty()) {
+    w.Key("by_tenant").BeginObject();
+    for (const auto& [tenant, stats] : r.by_tenant) {
+      w.Key(tenant).BeginObject();
+      auto rate = r.tenant_rate_per_s.find(tenant);
+      w.Key("rate_per_s").Double(rate == r.tenant_rate_per_s.end() ? 0 : rate->second);
+      w.Key("overall");
+      WriteClass(w, stats.overall, r.window_s);
+      w.Key("by_class").BeginObject();
+      for (const auto& [name, klass] : stats.by_class) {
+        w.Key(name);
+        WriteClass(w, klass, r.window_s);
+      }
+      w.EndObject().EndObject();
+    }
+    w.EndObject();
+  }
+  w.EndObject();
   return out;
 }
 
@@ -71,6 +89,14 @@ std::string ResultToText(const LoadResult& r) {
   std::string out = head;
   out += ClassLine("overall", r.overall, r.window_s);
   for (const auto& [name, stats] : r.by_class) out += ClassLine(name, stats, r.window_s);
+  for (const auto& [tenant, stats] : r.by_tenant) {
+    auto rate = r.tenant_rate_per_s.find(tenant);
+    std::snprintf(head, sizeof(head), "tenant %s (offered %.0f/s)\n", tenant.c_str(),
+                  rate == r.tenant_rate_per_s.end() ? 0.0 : rate->second);
+    out += head;
+    out += ClassLine("overall", stats.overall, r.window_s);
+    for (const auto& [name, klass] : stats.by_class) out += ClassLine(name, klass, r.window_s);
+  }
   return out;
 }
 

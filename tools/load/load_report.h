@@ -11,7 +11,8 @@ namespace load {
 
 // {"rate_per_s":…,"overall":{…},"by_class":{"standard":{…}}}; each class object holds sent,
 // answered, within_deadline, fallback, status, p50_us, p90_us, p99_us, p999_us, max_us,
-// throughput_per_s, goodput_per_s.
+// throughput_per_s, goodput_per_s. With tenants, also "by_tenant":{"NAME":{"rate_per_s":…,
+// "overall":{…},"by_class":{…}}}.
 std::string ResultToJson(const LoadResult& result);
 std::string ResultToText(const LoadResult& result);
 

@@ -70,6 +70,7 @@ int main(int argc, char** argv) {
   std::string mix;
   std::string input;
   std::vector<std::string> headers;
+  std::vector<std::string> tenants;
   std::vector<double> ramp;
   int64_t knee_p99_us = 2000;
   bool json = false;
@@ -80,6 +81,9 @@ int main(int argc, char** argv) {
   app.add_option("--mix", mix, "Priority mix, e.g. realtime=0.1,standard=0.5,bulk=0.4");
   app.add_option("--input", input, "File of transaction JSON objects, one per line");
   app.add_option("--header", headers, "Extra request header 'Name: value' (repeatable)");
+  app.add_option("--tenant", tenants,
+                 "NAME:RATE[:KEY]: a tenant's own traffic at RATE/s, with 'Authorization: Bearer "
+                 "KEY' when given (repeatable; replaces --rate; results also by tenant)");
   app.add_flag("--poisson", options.poisson, "Poisson arrivals instead of a constant rate");
   app.add_option("--ramp", ramp, "Rates to step through (comma-separated) to find the knee")
       ->delimiter(',');
@@ -106,6 +110,18 @@ int main(int argc, char** argv) {
     options.headers.emplace_back(h.substr(0, colon),
                                  value == std::string::npos ? "" : h.substr(value));
   }
+  for (const std::string& t : tenants) {
+    auto tenant = load::ParseTenantLoad(t);
+    if (!tenant.ok()) {
+      std::fprintf(stderr, "verdict-load: %s\n", tenant.status().message().c_str());
+      return 2;
+    }
+    options.tenants.push_back(std::move(tenant).value());
+  }
+  if (!options.tenants.empty() && !ramp.empty()) {
+    std::fprintf(stderr, "verdict-load: --ramp and --tenant do not combine\n");
+    return 2;
+  }
   if (!input.empty()) {
     std::ifstream in(input);
     if (!in) {
@@ -121,6 +137,10 @@ int main(int argc, char** argv) {
   std::vector<load::LoadResult> steps;
   for (double rate : rates) {
     options.rate_per_s = rate;
+    if (!options.tenants.empty()) {
+      rate = 0;
+      for (const auto& t : options.tenants) rate += t.rate_per_s;
+    }
     std::fprintf(stderr, "verdict-load: %.0f/s for %.1f s against %s:%u%s\n", rate,
                  options.duration_s, options.host.c_str(), options.port, options.path.c_str());
     auto result = load::RunLoad(options);

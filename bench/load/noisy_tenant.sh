@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Issue 9's noisy-tenant benchmark: two tenants of equal weight, the engine pinned to core 0,
+# verdict-load to core 1, durable journal.
+#   1. quiet:  tenant B alone, offering its share (half of CAPACITY);
+#   2. flood:  the same B, while tenant A floods at 5x its share;
+#   3. fifo:   the flood again with [sched] fifo = true (no priorities, no fair sharing), to
+#              show what the fair queueing buys.
+# Target: B's p99 in (2) at most 1.5x its p99 in (1).
+# Each tenant authenticates with its own API key (`verdict keys create`, issue 9).
+# Usage: CAPACITY=4000 bench/load/noisy_tenant.sh [build/release/bin]
+#   CAPACITY: requests/s the engine serves at its knee on this machine (bench/load/knee.sh);
+#   DURATION: seconds per run (default 10). JSON results go to $OUT (default /tmp/verdict-noisy).
+set -euo pipefail
+BIN=${1:-build/release/bin}
+OUT=${OUT:-/tmp/verdict-noisy}
+CAPACITY=${CAPACITY:-4000}
+DURATION=${DURATION:-10}
+SHARE=$((CAPACITY / 2))
+FLOOD=$((5 * SHARE))
+mkdir -p "$OUT"
+if ! "$BIN/verdict" keys create --help > /dev/null 2>&1; then
+  echo "noisy_tenant.sh: '$BIN/verdict keys create' is not there: this benchmark needs API keys" \
+       "(issue 9) so that the engine can tell the two tenants apart" >&2
+  exit 2
+fi
+work=$(mktemp -d)
+trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
+
+key_for() {  # $1 = tenant; prints a fresh scorer key for it
+  "$BIN/verdict" keys create --data-dir "$work/var" --tenant "$1" --role scorer --json |
+    /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["key"])'
+}
+
+start_engine() {  # $1 = extra TOML
+  printf '[engine]\nworkers = 1\n[tenants.a]\nweight = 1\n[tenants.b]\nweight = 1\n%s\n' "$1" \
+    > "$work/verdict.toml"
+  rm -f "$work/port"
+  taskset -c 0 "$BIN/verdict" serve --config "$work/verdict.toml" --listen 127.0.0.1:0 \
+    --data-dir "$work/var" --port-file "$work/port" > "$work/engine.log" 2>&1 &
+  for _ in $(seq 100); do [ -f "$work/port" ] && break; sleep 0.1; done
+  PORT=$(cat "$work/port")
+}
+stop_engine() { kill %1 2>/dev/null || true; wait 2>/dev/null || true; }
+load() { taskset -c 1 "$BIN/verdict-load" --target "http://127.0.0.1:$PORT" --connections 64 \
+           --duration "$DURATION" --json "$@"; }
+
+mkdir -p "$work/var"
+KEY_A=$(key_for a)
+KEY_B=$(key_for b)
+
+start_engine ""
+load --tenant "b:$SHARE:$KEY_B" > "$OUT/quiet.json"
+stop_engine
+start_engine ""
+load --tenant "a:$FLOOD:$KEY_A" --tenant "b:$SHARE:$KEY_B" > "$OUT/flood.json"
+stop_engine
+start_engine $'[sched]\nfifo = true'
+load --tenant "a:$FLOOD:$KEY_A" --tenant "b:$SHARE:$KEY_B" > "$OUT/fifo.json"
+stop_engine
+
+/usr/bin/python3 - "$OUT" <<'PY'
+import json, sys
+out = sys.argv[1]
+runs = {name: json.load(open(f"{out}/{name}.json")) for name in ("quiet", "flood", "fifo")}
+print("run    tenant offered/s  sent  answered  in-deadline  p50_us  p99_us  p999_us  status")
+for name, r in runs.items():
+    for tenant, t in sorted(r["by_tenant"].items()):
+        o = t["overall"]
+        print(f"{name:6} {tenant:6} {t['rate_per_s']:9.0f} {o['sent']:6} {o['answered']:8} "
+              f"{o['within_deadline']:11} {o['p50_us']:7} {o['p99_us']:7} {o['p999_us']:8}  "
+              f"{o['status']}")
+quiet = runs["quiet"]["by_tenant"]["b"]["overall"]["p99_us"]
+flood = runs["flood"]["by_tenant"]["b"]["overall"]["p99_us"]
+fifo = runs["fifo"]["by_tenant"]["b"]["overall"]["p99_us"]
+print(f"B p99: quiet {quiet} us, A flooding {flood} us ({flood / quiet:.2f}x; target <= 1.5x), "
+      f"FIFO with the flood {fifo} us ({fifo / quiet:.2f}x)")
+PY
+echo "results in $OUT" >&2
