@@ -38,6 +38,14 @@ void Router::Add(std::string method, std::string pattern, HttpHandler handler,
   routes_.push_back(std::move(route));
 }
 
+std::vector<std::string> Router::PublicRoutes() const {
+  std::vector<std::string> out;
+  for (const Route& route : routes_) {
+    if (route.options.role == Role::kPublic) out.push_back(route.method + " " + route.pattern);
+  }
+  return out;
+}
+
 bool Router::Match(const Route& route, const std::vector<std::string_view>& parts,
                    std::vector<std::pair<std::string, std::string>>* params) {
   if (parts.size() != route.segments.size()) return false;
@@ -77,6 +85,26 @@ std::string_view Router::Dispatch(HttpRequest&& request, Responder respond) cons
       for (const auto& t : types) message += " " + t;
       respond(JsonErrorResponse(415, "unsupported_media_type", message, "Content-Type"));
       return route.pattern;
+    }
+    if (route.options.role != Role::kPublic) {
+      Result<AuthContext> auth =
+          authenticator_ == nullptr
+              ? Result<AuthContext>(Status(StatusCode::kUnauthenticated, "no authenticator"))
+              : authenticator_->Authenticate(request.Header("authorization"));
+      if (!auth.ok()) {
+        HttpResponse response = JsonErrorResponse(401, "unauthenticated", auth.status().message());
+        response.headers.emplace_back("WWW-Authenticate", "Bearer realm=\"verdict\"");
+        respond(std::move(response));
+        return route.pattern;
+      }
+      if (!auth->Has(route.options.role)) {
+        respond(JsonErrorResponse(403, "permission_denied",
+                                  "this key lacks the role this route requires"));
+        return route.pattern;
+      }
+      // A verified TLS client certificate names the principal; the key names tenant and roles.
+      if (!request.auth.principal.empty()) auth->principal = request.auth.principal;
+      request.auth = std::move(auth).value();
     }
     request.path_params = std::move(params);
     route.handler(std::move(request), std::move(respond));

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "api/auth_context.h"
+#include "api/authenticator.h"
 #include "api/http_message.h"
 
 namespace verdict {
@@ -24,6 +25,13 @@ struct RouteOptions {
 
 class Router {
  public:
+  // Every non-public route is authenticated with `authenticator` (not owned; must outlive the
+  // router) before its handler runs: 401 with WWW-Authenticate when the credential is missing
+  // or bad, 403 when the caller lacks the route's role. Without one, non-public routes get 401.
+  void SetAuthenticator(const Authenticator* authenticator) { authenticator_ = authenticator; }
+  // "METHOD pattern" of every route open without a key (start-up log, tests).
+  std::vector<std::string> PublicRoutes() const;
+
   void Add(std::string method, std::string pattern, HttpHandler handler, RouteOptions options = {});
 
   // Runs the matching handler, or responds 404 (no such path), 405 (path exists, method
@@ -47,6 +55,7 @@ class Router {
                     std::vector<std::pair<std::string, std::string>>* params);
 
   std::vector<Route> routes_;
+  const Authenticator* authenticator_ = nullptr;
 };
 
 // Splits "/a/b/c" into {"a","b","c"}; a trailing slash yields a final empty segment.

@@ -12,11 +12,24 @@ sys.path.insert(0, os.path.dirname(__file__))
 from verdict_process import BINARY, SOURCE_DIR, VerdictProcess, transaction  # noqa: E402
 
 
+def demo_config():
+    return open(os.path.join(SOURCE_DIR, "config", "verdict.toml")).read()
+
+
+def fixed_rules_config():
+    """The shipped configuration with its model and policy taken out: the fixed [rules] decide,
+    which is what ServerTest asserts."""
+    text = demo_config()
+    text = re.sub(r'(?m)^path = "config/policy/demo.policy"$', 'path = ""', text)
+    text = re.sub(r'(?m)^path = "models/demo/model.json"$', 'path = ""', text)
+    assert 'demo.policy"' not in text and 'model.json"' not in text, "config layout changed"
+    return text
+
+
 class ServerTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.server = VerdictProcess(config=open(
-            os.path.join(SOURCE_DIR, "config", "verdict.toml")).read())
+        cls.server = VerdictProcess(config=fixed_rules_config())
 
     @classmethod
     def tearDownClass(cls):
@@ -214,6 +227,32 @@ class StartupTest(unittest.TestCase):
         out = subprocess.run([BINARY, "--help"], capture_output=True, text=True)
         self.assertEqual(out.returncode, 0)
         self.assertIn("serve", out.stdout)
+
+
+class DemoConfigTest(unittest.TestCase):
+    """config/verdict.toml as `make run` uses it: the demo model and the demo policy."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.server = VerdictProcess(config=demo_config())
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.server.__exit__(None, None, None)
+
+    def test_model_path_decisions_with_policy_reasons(self):
+        status, d = self.server.json("POST", "/v1/decisions", transaction(
+            "demo-1", amount="12500.00", receiver={"account": "ACC-DEMO-2", "country": "IR"}))
+        self.assertEqual(status, 200, d)
+        self.assertEqual(d["path"], "model")
+        self.assertEqual(d["model"]["name"], "demo")
+        self.assertEqual(d["policy"]["version"], "1")
+        codes = {r["code"] for r in d["reasons"]}
+        self.assertIn("HIGH_RISK_CORRIDOR", codes)
+        self.assertIn("LARGE_AMOUNT", codes)
+        self.assertNotEqual(d["outcome"], "allow")
+        self.assertTrue(0.0 <= d["score"] <= 1.0)
+        self.assertTrue(d["contributions"], d)
 
 
 if __name__ == "__main__":

@@ -19,7 +19,10 @@ SOURCE_DIR = os.environ.get("VERDICT_SOURCE_DIR", ".")
 class VerdictProcess:
     """One engine process with its own data directory; a context manager."""
 
-    def __init__(self, extra_args=(), config=None, startup_timeout_s=30, data_dir=None):
+    def __init__(self, extra_args=(), config=None, startup_timeout_s=30, data_dir=None,
+                 insecure_dev=True):
+        """insecure_dev: start with --insecure-dev (no API keys, tenant "dev", every role), as
+        the tests written before authentication expect; test_auth.py passes False."""
         self.tmp = tempfile.mkdtemp(prefix="verdict-it-")
         self.port_file = os.path.join(self.tmp, "port")
         self.log_path = os.path.join(self.tmp, "verdict.log")
@@ -30,6 +33,8 @@ class VerdictProcess:
             with open(path, "w") as f:
                 f.write(config)
             args += ["--config", path]
+        if insecure_dev:
+            args.append("--insecure-dev")
         args += list(extra_args)
         self.log = open(self.log_path, "w")
         self.proc = subprocess.Popen(args, stdout=self.log, stderr=subprocess.STDOUT)

@@ -1,0 +1,75 @@
+// KeyStore: the API keys of a deployment, persisted under "keys/<id>" in a KeyStorage (the
+// journal's registry column family) with an immutable in-memory snapshot for lookups, swapped
+// atomically on every change so that a revocation takes effect for the very next request.
+// Thread-safe: Authenticate is lock-free on the snapshot; changes serialize on a mutex.
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "api/authenticator.h"
+#include "common/result.h"
+#include "security/api_key.h"
+
+namespace verdict::security {
+
+// Where keys live; the engine and `verdict keys` adapt the journal's registry to it.
+class KeyStorage {
+ public:
+  virtual ~KeyStorage() = default;
+  virtual Status Put(std::string_view key, std::string_view value) = 0;
+  virtual Result<std::vector<std::pair<std::string, std::string>>> List(
+      std::string_view prefix) const = 0;
+};
+
+// Who changed a key (journaled as an admin event by the caller-supplied hook).
+struct KeyChange {
+  std::string tenant;
+  std::string principal;
+  std::string action;  // "keys.create" or "keys.revoke"
+  std::string key_id;
+  std::string details_json;  // never the key or its hash
+};
+using KeyAuditHook = std::function<Status(const KeyChange&)>;
+
+class KeyStore final : public Authenticator {
+ public:
+  static constexpr std::string_view kPrefix = "keys/";
+
+  // Loads every stored key. `storage` must outlive the store; `audit` may be empty.
+  static Result<std::unique_ptr<KeyStore>> Open(KeyStorage& storage, KeyAuditHook audit = {});
+
+  // Creates and persists a key; the returned NewKey::key is the only copy of the secret.
+  // `actor_*` say who asked (journaled).
+  Result<NewKey> Create(std::string_view tenant, std::string_view principal, uint32_t roles,
+                        int64_t now_us, std::string_view actor_principal);
+  // Revokes the key `id`. When `tenant` is non-empty the key must belong to it: a key of another
+  // tenant is kNotFound, exactly like one that does not exist.
+  Result<StoredKey> Revoke(std::string_view id, std::string_view tenant, int64_t now_us,
+                           std::string_view actor_principal);
+  // Keys of `tenant` (all tenants when empty), by id.
+  std::vector<StoredKey> List(std::string_view tenant) const;
+  size_t size() const { return snapshot_.load()->size(); }
+
+  // Bearer <key> → tenant, principal ("key:<id>" unless the key names one) and roles.
+  Result<AuthContext> Authenticate(std::string_view authorization_header) const override;
+
+ private:
+  using Snapshot = std::map<std::string, StoredKey, std::less<>>;
+  KeyStore(KeyStorage& storage, KeyAuditHook audit) : storage_(storage), audit_(std::move(audit)) {}
+  Status Persist(const StoredKey& key);
+
+  KeyStorage& storage_;
+  KeyAuditHook audit_;
+  std::mutex write_mu_;  // serializes changes
+  std::atomic<std::shared_ptr<const Snapshot>> snapshot_;
+};
+
+}  // namespace verdict::security
