@@ -1,0 +1,61 @@
+#include "engine/drift_routes.h"
+
+#include <utility>
+
+#include "monitor/drift_json.h"
+
+namespace verdict {
+namespace {
+
+HttpResponse NoMonitor() {
+  return JsonErrorResponse(404, "not_found",
+                           "drift watch is off: the model directory has no reference.json, no "
+                           "model is configured, or [drift] enabled = false");
+}
+
+}  // namespace
+
+void RegisterDriftRoutes(Engine& engine, Router& router) {
+  RouteOptions read;
+  read.role = Role::kAnalyst;
+  router.Add(
+      "GET", "/v1/drift",
+      [&engine](HttpRequest&&, Responder respond) {
+        monitor::DriftMonitor* drift = engine.drift();
+        if (drift == nullptr) return respond(NoMonitor());
+        HttpResponse response;
+        response.body =
+            monitor::DriftSnapshotToJson(drift->Snapshot(), *drift, drift->options());
+        respond(std::move(response));
+      },
+      read);
+
+  RouteOptions admin;
+  admin.role = Role::kAdmin;
+  router.Add(
+      "POST", "/v1/drift:clear",
+      [&engine](HttpRequest&& request, Responder respond) {
+        monitor::DriftMonitor* drift = engine.drift();
+        if (drift == nullptr) return respond(NoMonitor());
+        const std::string who =
+            request.auth.principal.empty() ? std::string("anonymous") : request.auth.principal;
+        drift->ClearFreeze(who);
+        HttpResponse response;
+        JsonWriter w(response.body);
+        const monitor::DriftSnapshot snapshot = drift->Snapshot();
+        w.BeginObject()
+            .Key("cleared")
+            .Bool(true)
+            .Key("by")
+            .String(who)
+            .Key("level")
+            .Int(snapshot.level)
+            .Key("frozen")
+            .Bool(snapshot.frozen)
+            .EndObject();
+        respond(std::move(response));
+      },
+      admin);
+}
+
+}  // namespace verdict

@@ -1,0 +1,440 @@
+#include "monitor/drift_monitor.h"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+#include <thread>
+#include <unordered_map>
+#include <utility>
+
+#include "common/json_writer.h"
+
+namespace verdict::monitor {
+
+// One thread's counters. Only that thread writes `counts` (relaxed load + store, no locked
+// read-modify-write); the monitor thread reads them and keeps what it has merged in `merged`.
+struct DriftMonitor::Shard {
+  explicit Shard(size_t n) : counts(new std::atomic<uint64_t>[n]), merged(n, 0) {
+    for (size_t i = 0; i < n; ++i) counts[i].store(0, std::memory_order_relaxed);
+  }
+  std::unique_ptr<std::atomic<uint64_t>[]> counts;
+  std::vector<uint64_t> merged;
+  std::thread::id owner;
+};
+
+namespace {
+
+std::atomic<uint64_t> next_instance_id{1};
+
+// A few (monitor, shard) pairs per thread, so that a thread serving a primary and a canary
+// model's monitors does not take the lock on every call.
+struct ShardCacheEntry {
+  uint64_t instance = 0;
+  void* shard = nullptr;
+};
+thread_local std::array<ShardCacheEntry, 4> shard_cache{};
+thread_local size_t shard_cache_next = 0;
+
+inline void Bump(std::atomic<uint64_t>& counter) {
+  counter.store(counter.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+}
+
+std::string WindowName(int64_t seconds) { return std::to_string(seconds) + "s"; }
+
+}  // namespace
+
+Result<std::unique_ptr<DriftMonitor>> DriftMonitor::Create(
+    const DriftOptions& options, ReferenceDistribution reference,
+    std::span<const std::string_view> feature_names, std::string model_name,
+    std::string model_version, MetricsRegistry& metrics, const Clock& clock) {
+  VERDICT_RETURN_IF_ERROR(ValidateDriftOptions(options));
+  std::vector<uint32_t> source;
+  for (size_t i = 0; i < reference.features.size(); ++i) {
+    const std::string& name = reference.features[i].name;
+    auto it = std::find(feature_names.begin(), feature_names.end(), name);
+    if (it == feature_names.end()) {
+      return InvalidArgument("reference feature '" + name + "' is not a feature of this engine",
+                             "features[" + std::to_string(i) + "].name");
+    }
+    source.push_back(static_cast<uint32_t>(it - feature_names.begin()));
+  }
+  std::unique_ptr<DriftMonitor> monitor(new DriftMonitor(
+      options, std::move(reference), std::move(model_name), std::move(model_version), metrics,
+      clock));
+  monitor->source_index_ = std::move(source);
+  return monitor;
+}
+
+DriftMonitor::DriftMonitor(const DriftOptions& options, ReferenceDistribution reference,
+                           std::string name, std::string version, MetricsRegistry& metrics,
+                           const Clock& clock)
+    : options_(options),
+      reference_(std::move(reference)),
+      model_name_(std::move(name)),
+      model_version_(std::move(version)),
+      clock_(clock),
+      instance_id_(next_instance_id.fetch_add(1)),
+      hook_(options.retrain_command, options.retrain_webhook) {
+  const size_t variables = reference_.features.size() + 1;
+  padded_edges_.assign(variables * kStride, std::numeric_limits<double>::infinity());
+  for (size_t v = 0; v < variables; ++v) {
+    const VariableReference& ref = v + 1 < variables ? reference_.features[v] : reference_.score;
+    if (v + 1 < variables) names_.push_back(ref.name);
+    bins_.push_back(static_cast<uint32_t>(ref.bins()));
+    for (size_t i = 1; i + 1 < ref.edges.size(); ++i) {
+      padded_edges_[v * kStride + i - 1] = ref.edges[i];
+    }
+  }
+  counters_ = static_cast<uint32_t>(variables * kStride);
+  for (int64_t w : options_.windows_s) history_s_ = std::max(history_s_, w);
+
+  const MetricLabels model_labels = {{"model", model_name_}, {"version", model_version_}};
+  score_gauge_ = metrics.GetGauge("verdict_drift_score",
+                                  "Combined drift score of the model score (largest judged window)",
+                                  model_labels);
+  level_gauge_ = metrics.GetGauge("verdict_drift_level", "Drift level 0..3", model_labels);
+  frozen_gauge_ = metrics.GetGauge("verdict_drift_frozen",
+                                   "1 while drift level 3 freezes the model", model_labels);
+  alerts_total_ = metrics.GetCounter("verdict_drift_alerts_total",
+                                     "Drift alerts raised (freeze and escalation)", model_labels);
+  auto window_gauge = [&](const std::string& window) {
+    MetricLabels labels = model_labels;
+    labels.emplace_back("window", window);
+    window_score_gauges_.push_back(metrics.GetGauge(
+        "verdict_drift_window_score", "Combined drift score of the model score per window",
+        labels));
+  };
+  for (int64_t w : options_.windows_s) window_gauge(WindowName(w));
+  for (uint64_t n : options_.count_windows) window_gauge("last_" + std::to_string(n));
+  for (const std::string& feature : names_) {
+    MetricLabels labels = model_labels;
+    labels.emplace_back("feature", feature);
+    feature_psi_gauges_.push_back(
+        metrics.GetGauge("verdict_drift_feature_psi",
+                         "PSI of each feature over the longest time window", labels));
+  }
+  snapshot_.model_name = model_name_;
+  snapshot_.model_version = model_version_;
+}
+
+DriftMonitor::~DriftMonitor() {
+  {
+    std::lock_guard lock(run_mu_);
+    stopping_ = true;
+  }
+  run_cv_.notify_all();
+  if (thread_.joinable()) thread_.join();
+}
+
+DriftMonitor::Shard* DriftMonitor::ShardForThisThread() {
+  for (const ShardCacheEntry& e : shard_cache) {
+    if (e.instance == instance_id_) return static_cast<Shard*>(e.shard);
+  }
+  Shard* shard = nullptr;
+  {
+    std::lock_guard lock(shards_mu_);
+    const std::thread::id me = std::this_thread::get_id();
+    for (const auto& s : shards_) {
+      if (s->owner == me) shard = s.get();
+    }
+    if (shard == nullptr) {
+      shards_.push_back(std::make_unique<Shard>(counters_));
+      shard = shards_.back().get();
+      shard->owner = me;
+    }
+  }
+  shard_cache[shard_cache_next] = {instance_id_, shard};
+  shard_cache_next = (shard_cache_next + 1) % shard_cache.size();
+  return shard;
+}
+
+void DriftMonitor::Observe(std::span<const double> features, double score) {
+  Shard* shard = ShardForThisThread();
+  // Locals: the counter stores are atomics, so the compiler would otherwise reload every
+  // member after each one.
+  std::atomic<uint64_t>* const counts = shard->counts.get();
+  const double* const edges = padded_edges_.data();
+  const uint32_t* const source = source_index_.data();
+  const size_t tracked = source_index_.size();
+  const size_t available = features.size();
+  const double* const values = features.data();
+  auto count = [&](size_t v, double value) {
+    // Branchless search of the 31 padded interior boundaries: idx = how many are <= value
+    // (at most bins - 1 for a finite value; +inf is clamped to the largest double). The
+    // comparisons become integers (setcc), since random data would mispredict branches, and
+    // NaN, which compares false everywhere, is sent to the missing slot by a conditional move.
+    const double x = std::min(value, std::numeric_limits<double>::max());
+    const double* e = edges + v * kStride;
+    size_t idx = static_cast<size_t>(e[15] <= x) << 4;
+    idx += static_cast<size_t>(e[idx + 7] <= x) << 3;
+    idx += static_cast<size_t>(e[idx + 3] <= x) << 2;
+    idx += static_cast<size_t>(e[idx + 1] <= x) << 1;
+    idx += static_cast<size_t>(e[idx] <= x);
+    idx = value == value ? idx : kMissingSlot;
+    Bump(counts[v * kStride + idx]);
+  };
+  for (size_t i = 0; i < tracked; ++i) {
+    const uint32_t s = source[i];
+    count(i, s < available ? values[s] : std::numeric_limits<double>::quiet_NaN());
+  }
+  count(tracked, score);
+}
+
+void DriftMonitor::Start() {
+  if (thread_.joinable()) return;
+  thread_ = std::thread([this] { Run(); });
+}
+
+void DriftMonitor::Run() {
+  std::unique_lock lock(run_mu_);
+  while (!stopping_) {
+    lock.unlock();
+    Tick(clock_.NowMicros());
+    lock.lock();
+    run_cv_.wait_for(lock, std::chrono::milliseconds(options_.evaluate_interval_ms),
+                     [this] { return stopping_; });
+  }
+}
+
+void DriftMonitor::Merge(int64_t now_us) {
+  const int64_t second = now_us / kMicrosPerSecond;
+  if (buckets_.empty() || buckets_.back().second != second) {
+    buckets_.push_back(Bucket{second, std::vector<uint64_t>(counters_, 0)});
+  }
+  std::vector<uint64_t>& bucket = buckets_.back().counts;
+  {
+    std::lock_guard lock(shards_mu_);
+    for (const auto& shard : shards_) {
+      for (uint32_t i = 0; i < counters_; ++i) {
+        const uint64_t now = shard->counts[i].load(std::memory_order_relaxed);
+        bucket[i] += now - shard->merged[i];
+        shard->merged[i] = now;
+      }
+    }
+  }
+  while (!buckets_.empty() && buckets_.front().second <= second - history_s_) {
+    buckets_.pop_front();
+  }
+}
+
+std::vector<WindowReport> DriftMonitor::Evaluate(int64_t now_us) const {
+  const int64_t second = now_us / kMicrosPerSecond;
+  const size_t tracked = names_.size();
+  auto report = [&](std::string name, const std::vector<uint64_t>& sum, int64_t span_s) {
+    WindowReport w;
+    w.name = std::move(name);
+    w.span_s = span_s;
+    auto slice = [&](size_t v) {
+      return std::span<const uint64_t>(sum.data() + v * kStride, bins_[v]);
+    };
+    for (size_t v = 0; v < tracked; ++v) {
+      w.features.push_back(
+          CompareBinned(reference_.features[v], slice(v), sum[v * kStride + kMissingSlot]));
+    }
+    w.score =
+        CompareBinned(reference_.score, slice(tracked), sum[tracked * kStride + kMissingSlot]);
+    w.decisions = w.score.count + w.score.missing;
+    w.judged = w.score.count >= options_.min_count;
+    w.drift_score = CombinedDriftScore(w.score, options_.weights);
+    return w;
+  };
+  std::vector<WindowReport> windows;
+  for (int64_t span : options_.windows_s) {
+    std::vector<uint64_t> sum(counters_, 0);
+    for (const Bucket& b : buckets_) {
+      if (b.second <= second - span) continue;
+      for (uint32_t i = 0; i < counters_; ++i) sum[i] += b.counts[i];
+    }
+    windows.push_back(report(WindowName(span), sum, span));
+  }
+  const size_t score_base = tracked * kStride;
+  for (uint64_t n : options_.count_windows) {
+    std::vector<uint64_t> sum(counters_, 0);
+    uint64_t decisions = 0;
+    int64_t oldest = second;
+    for (auto it = buckets_.rbegin(); it != buckets_.rend() && decisions < n; ++it) {
+      for (uint32_t i = 0; i < counters_; ++i) sum[i] += it->counts[i];
+      decisions = sum[score_base + kMissingSlot];
+      for (uint32_t b = 0; b < bins_[tracked]; ++b) decisions += sum[score_base + b];
+      oldest = it->second;
+    }
+    windows.push_back(report("last_" + std::to_string(n), sum, second - oldest + 1));
+  }
+  return windows;
+}
+
+void DriftMonitor::AddEvent(int64_t now_us, int level, double score, std::string what) {
+  spdlog::log(level >= 2 ? spdlog::level::warn : spdlog::level::info,
+              "drift {} v{}: {} (level {}, score {:.4f})", model_name_, model_version_, what,
+              level, score);
+  snapshot_.events.push_back({now_us, level, score, std::move(what)});
+  if (snapshot_.events.size() > kMaxEvents) snapshot_.events.erase(snapshot_.events.begin());
+}
+
+void DriftMonitor::Act(int64_t now_us, std::vector<WindowReport> windows) {
+  double score = 0;
+  bool feature_alert = false;
+  size_t longest = 0;
+  for (size_t i = 0; i < windows.size(); ++i) {
+    const WindowReport& w = windows[i];
+    if (i < options_.windows_s.size() && w.span_s >= windows[longest].span_s) longest = i;
+    if (i < window_score_gauges_.size()) window_score_gauges_[i]->Set(w.drift_score);
+    if (!w.judged) continue;
+    score = std::max(score, w.drift_score);
+    for (const DriftStatistics& f : w.features) {
+      if (f.count >= options_.min_count && f.psi >= options_.psi_alert) feature_alert = true;
+    }
+  }
+  if (!windows.empty()) {
+    for (size_t f = 0; f < feature_psi_gauges_.size(); ++f) {
+      feature_psi_gauges_[f]->Set(windows[longest].features[f].psi);
+    }
+  }
+  int level = score > options_.l3 ? 3 : score >= options_.l2 ? 2 : score >= options_.l1 ? 1 : 0;
+  if (level == 0 && feature_alert) level = 1;
+
+  if (level == 3 && !frozen()) {
+    frozen_.store(true, std::memory_order_release);
+    snapshot_.alerts.push_back({"drift_freeze", now_us, score,
+                                "drift score above " + std::to_string(options_.l3) +
+                                    ": model frozen, deciding on the fallback path"});
+    alerts_total_->Increment();
+    AddEvent(now_us, 3, score, "frozen: every decision takes the fallback path");
+  }
+  if (frozen()) level = 3;
+  if (level != last_level_) {
+    AddEvent(now_us, level, score, "level " + std::to_string(last_level_) + " -> " +
+                                       std::to_string(level));
+    if (level > last_level_ && level >= 1) {
+      // The snapshot of the moment the level rose, kept until the next rise.
+      snapshot_.level_snapshot = windows;
+      snapshot_.level_snapshot_us = now_us;
+    }
+  }
+  if (level >= 2 && hook_.configured() &&
+      (last_retrain_us_ == INT64_MIN ||
+       now_us - last_retrain_us_ >= options_.retrain_cooldown_s * kMicrosPerSecond)) {
+    last_retrain_us_ = now_us;
+    std::string body;
+    JsonWriter w(body);
+    w.BeginObject()
+        .Key("model")
+        .String(model_name_)
+        .Key("version")
+        .String(model_version_)
+        .Key("level")
+        .Int(level)
+        .Key("drift_score")
+        .Double(score)
+        .Key("time_us")
+        .Int(now_us)
+        .EndObject();
+    const Status status =
+        hook_.Run(body, {"VERDICT_DRIFT_LEVEL=" + std::to_string(level),
+                         "VERDICT_DRIFT_SCORE=" + std::to_string(score),
+                         "VERDICT_MODEL=" + model_name_, "VERDICT_MODEL_VERSION=" + model_version_});
+    AddEvent(now_us, level, score,
+             status.ok() ? "retrain hook started" : "retrain hook failed: " + status.message());
+  }
+
+  // Escalation: past the first mark, then past the second within the window.
+  if (score >= options_.escalation_first) {
+    if (!above_first_) escalation_armed_us_ = now_us;
+    above_first_ = true;
+  } else {
+    above_first_ = false;
+  }
+  const bool above_second = score >= options_.escalation_second;
+  if (above_second && !above_second_ && escalation_armed_us_ != INT64_MIN &&
+      now_us - escalation_armed_us_ <= options_.escalation_window_s * kMicrosPerSecond) {
+    snapshot_.alerts.push_back({"escalation", now_us, score,
+                                "drift score rose past " + std::to_string(options_.escalation_first) +
+                                    " and " + std::to_string(options_.escalation_second) +
+                                    " within " + std::to_string(options_.escalation_window_s) +
+                                    " s"});
+    alerts_total_->Increment();
+    AddEvent(now_us, level, score, "escalation alert");
+  }
+  above_second_ = above_second;
+
+  last_level_ = level;
+  snapshot_.evaluated_at_us = now_us;
+  snapshot_.level = level;
+  snapshot_.drift_score = score;
+  snapshot_.windows = std::move(windows);
+  score_gauge_->Set(score);
+  level_gauge_->Set(level);
+  frozen_gauge_->Set(frozen() ? 1 : 0);
+}
+
+void DriftMonitor::Tick(int64_t now_us) {
+  std::lock_guard lock(mu_);
+  Merge(now_us);
+  Act(now_us, Evaluate(now_us));
+  hook_.Reap();
+}
+
+void DriftMonitor::ClearFreeze(std::string_view who, int64_t now_us) {
+  std::lock_guard lock(mu_);
+  frozen_.store(false, std::memory_order_release);
+  snapshot_.alerts.clear();
+  buckets_.clear();
+  above_first_ = false;
+  above_second_ = false;
+  escalation_armed_us_ = INT64_MIN;
+  AddEvent(now_us, 0, snapshot_.drift_score, "cleared by " + std::string(who));
+  last_level_ = 0;
+  snapshot_.level = 0;
+  frozen_gauge_->Set(0);
+  level_gauge_->Set(0);
+}
+
+DriftSnapshot DriftMonitor::Snapshot() const {
+  std::lock_guard lock(mu_);
+  DriftSnapshot copy = snapshot_;
+  copy.frozen = frozen();
+  copy.retrain = hook_.report();
+  return copy;
+}
+
+Status ValidateDriftOptions(const DriftOptions& o) {
+  if (o.windows_s.empty() || o.windows_s.size() > 8) {
+    return InvalidArgument("give 1 to 8 time windows", "drift.windows_s");
+  }
+  for (int64_t w : o.windows_s) {
+    if (w < 1 || w > 86400) return InvalidArgument("windows must be 1..86400 s", "drift.windows_s");
+  }
+  if (o.count_windows.size() > 8) {
+    return InvalidArgument("at most 8 count windows", "drift.count_windows");
+  }
+  for (uint64_t n : o.count_windows) {
+    if (n < 1) return InvalidArgument("count windows must be at least 1", "drift.count_windows");
+  }
+  if (!(o.l1 >= 0 && o.l1 <= o.l2 && o.l2 <= o.l3)) {
+    return InvalidArgument("thresholds must satisfy 0 <= l1 <= l2 <= l3", "drift.l2");
+  }
+  if (!(o.escalation_first <= o.escalation_second)) {
+    return InvalidArgument("escalation_first must not exceed escalation_second",
+                           "drift.escalation_first");
+  }
+  if (o.escalation_window_s < 1) {
+    return InvalidArgument("must be at least 1", "drift.escalation_window_s");
+  }
+  if (!(o.weights.kl >= 0 && o.weights.js >= 0 && o.weights.psi >= 0)) {
+    return InvalidArgument("weights must be non-negative", "drift.weights");
+  }
+  if (o.evaluate_interval_ms < 10 || o.evaluate_interval_ms > 60'000) {
+    return InvalidArgument("must be 10..60000", "drift.evaluate_interval_ms");
+  }
+  if (o.retrain_cooldown_s < 0) return InvalidArgument("must be >= 0", "drift.retrain_cooldown_s");
+  if (!o.retrain_webhook.empty()) {
+    auto url = ParseHttpUrl(o.retrain_webhook);
+    if (!url.ok()) return url.status();
+  }
+  return Status::Ok();
+}
+
+}  // namespace verdict::monitor

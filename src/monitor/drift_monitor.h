@@ -1,0 +1,173 @@
+// DriftMonitor: live drift of one model version's features and score against its reference.
+// Workers call Observe per decision (thread-local bin counters, no locks, no allocation);
+// the monitor thread (Start) or a test (Tick, with a manual clock) merges them every second
+// into a ring of 1 s buckets, computes the statistics per window and sets the level:
+// L1 log + snapshot, L2 retrain hook, L3 freeze until ClearFreeze. Thread-safe.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <span>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+#include "common/clock.h"
+#include "common/metrics.h"
+#include "common/result.h"
+#include "monitor/drift_options.h"
+#include "monitor/drift_statistics.h"
+#include "monitor/reference_distribution.h"
+#include "monitor/retrain_hook.h"
+
+namespace verdict::monitor {
+
+// One window's statistics for every tracked variable.
+struct WindowReport {
+  std::string name;       // "60s", "300s", "last_1000"
+  int64_t span_s = 0;     // seconds of history it covers
+  uint64_t decisions = 0;  // scored decisions in it
+  bool judged = false;     // decisions >= min_count: counts towards the level
+  double drift_score = 0;  // combined score on the score distribution
+  DriftStatistics score;
+  std::vector<DriftStatistics> features;  // in the order of DriftMonitor::feature_names()
+};
+
+struct DriftEvent {
+  int64_t time_us = 0;
+  int level = 0;
+  double drift_score = 0;
+  std::string what;  // "level 2: retrain hook started", "frozen", "cleared by admin"...
+};
+
+struct DriftAlert {
+  std::string kind;  // "drift_freeze" or "escalation"
+  int64_t since_us = 0;
+  double drift_score = 0;
+  std::string message;
+};
+
+// Everything GET /v1/drift shows.
+struct DriftSnapshot {
+  std::string model_name;
+  std::string model_version;
+  int64_t evaluated_at_us = 0;
+  int level = 0;  // 0: no drift, 1..3
+  double drift_score = 0;
+  bool frozen = false;
+  std::vector<WindowReport> windows;
+  std::vector<DriftAlert> alerts;
+  std::vector<DriftEvent> events;  // most recent last, at most kMaxEvents
+  // The windows at the moment the level last rose (L1's snapshot).
+  std::vector<WindowReport> level_snapshot;
+  int64_t level_snapshot_us = 0;
+  RetrainHook::Report retrain;
+};
+
+class DriftMonitor {
+ public:
+  static constexpr size_t kMaxEvents = 64;
+
+  // `feature_names` is the engine's feature vector order; the reference's features are
+  // matched by name (features the reference lacks are not tracked; reference features the
+  // engine lacks are an error).
+  static Result<std::unique_ptr<DriftMonitor>> Create(
+      const DriftOptions& options, ReferenceDistribution reference,
+      std::span<const std::string_view> feature_names, std::string model_name,
+      std::string model_version, MetricsRegistry& metrics, const Clock& clock);
+  ~DriftMonitor();
+
+  // Per decision, on any thread: the full feature vector (engine order) and the score, or
+  // NaN when the model did not score. Lock-free after the thread's first call.
+  void Observe(std::span<const double> features, double score);
+
+  // Runs Tick every evaluate_interval_ms on a thread of its own until destruction.
+  void Start();
+  // Merges what workers counted into the bucket of `now_us`, evaluates every window and acts
+  // on the level. Called by the monitor thread, or directly by tests.
+  void Tick(int64_t now_us);
+
+  // True while L3 holds: the engine must decide on the fallback path.
+  bool frozen() const { return frozen_.load(std::memory_order_acquire); }
+  // An operator's clear: unfreezes, drops alerts and the windows' history (later levels are
+  // judged on data seen after the clear). `who` goes into the event log.
+  void ClearFreeze(std::string_view who, int64_t now_us);
+  void ClearFreeze(std::string_view who) { ClearFreeze(who, clock_.NowMicros()); }
+
+  DriftSnapshot Snapshot() const;
+  const std::vector<std::string>& feature_names() const { return names_; }
+  const std::string& model_name() const { return model_name_; }
+  const std::string& model_version() const { return model_version_; }
+  const DriftOptions& options() const { return options_; }
+  const ReferenceDistribution& reference() const { return reference_; }
+
+ private:
+  struct Shard;
+  DriftMonitor(const DriftOptions& options, ReferenceDistribution reference, std::string name,
+               std::string version, MetricsRegistry& metrics, const Clock& clock);
+  Shard* ShardForThisThread();
+  void Merge(int64_t now_us);
+  std::vector<WindowReport> Evaluate(int64_t now_us) const;
+  void Act(int64_t now_us, std::vector<WindowReport> windows);
+  void AddEvent(int64_t now_us, int level, double score, std::string what);  // mu_ held
+  void Run();
+
+  const DriftOptions options_;
+  const ReferenceDistribution reference_;
+  const std::string model_name_;
+  const std::string model_version_;
+  const Clock& clock_;
+  const uint64_t instance_id_;
+
+  // Counter layout: variable v (the tracked features, then the score) owns the kStride
+  // counters from v * kStride: its bins first, its missing count in slot kMissingSlot. Its
+  // interior bin boundaries are at padded_edges_[v * kStride ...], padded with +inf for a
+  // branchless search.
+  static constexpr size_t kStride = 32;
+  static constexpr size_t kMissingSlot = 31;
+  static_assert(kMaxReferenceBins < kMissingSlot);
+  std::vector<std::string> names_;
+  std::vector<uint32_t> source_index_;  // feature vector index of tracked feature i
+  std::vector<uint32_t> bins_;
+  std::vector<double> padded_edges_;
+  uint32_t counters_ = 0;
+
+  std::mutex shards_mu_;
+  std::vector<std::unique_ptr<Shard>> shards_;
+
+  // Monitor-thread state, under mu_.
+  mutable std::mutex mu_;
+  struct Bucket {
+    int64_t second = 0;
+    std::vector<uint64_t> counts;
+  };
+  std::deque<Bucket> buckets_;  // oldest first
+  int64_t history_s_ = 0;
+  DriftSnapshot snapshot_;
+  int last_level_ = 0;
+  int64_t last_retrain_us_ = INT64_MIN;
+  int64_t escalation_armed_us_ = INT64_MIN;  // when the score last rose past escalation_first
+  bool above_first_ = false;
+  bool above_second_ = false;
+  std::atomic<bool> frozen_{false};
+  RetrainHook hook_;
+
+  Gauge* score_gauge_;
+  Gauge* level_gauge_;
+  Gauge* frozen_gauge_;
+  Counter* alerts_total_;
+  std::vector<Gauge*> window_score_gauges_;
+  std::vector<Gauge*> feature_psi_gauges_;  // longest time window
+
+  std::mutex run_mu_;
+  std::condition_variable run_cv_;
+  bool stopping_ = false;
+  std::thread thread_;
+};
+
+}  // namespace verdict::monitor

@@ -1,0 +1,63 @@
+// RetrainHook: what L2 drift runs: a command (argv, spawned without a shell, never waited
+// for on the caller's thread) and/or an HTTP POST of a JSON body to a webhook URL (on a
+// background thread). Owned by the DriftMonitor; thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "common/result.h"
+
+namespace verdict::monitor {
+
+// "http://host:port/path" split up; only plain http is supported.
+struct HttpUrl {
+  std::string host;
+  std::string port = "80";
+  std::string path = "/";
+};
+Result<HttpUrl> ParseHttpUrl(const std::string& url);
+
+// POSTs `body` (application/json) and waits for the status line; a 2xx answer is ok.
+// Connect, send and receive each time out after `timeout_ms`.
+Status PostJson(const HttpUrl& url, const std::string& body, int timeout_ms);
+
+class RetrainHook {
+ public:
+  RetrainHook(std::vector<std::string> command, std::string webhook);
+  ~RetrainHook();
+  RetrainHook(const RetrainHook&) = delete;
+  RetrainHook& operator=(const RetrainHook&) = delete;
+
+  bool configured() const { return !command_.empty() || !webhook_.empty(); }
+
+  // Starts the command with `env` ("NAME=value") added to this process's environment, and
+  // the webhook POST; returns without waiting for either. Fails when the command cannot be
+  // spawned or the URL is malformed.
+  Status Run(const std::string& body, const std::vector<std::string>& env);
+  // Collects finished commands (non-blocking); call periodically.
+  void Reap();
+
+  // What the last run did, for GET /v1/drift.
+  struct Report {
+    uint64_t runs = 0;
+    int64_t last_pid = 0;
+    std::string last_status;  // "running", "exit 0", "webhook 200", an error...
+  };
+  Report report() const;
+
+ private:
+  void SetStatus(std::string status);
+
+  const std::vector<std::string> command_;
+  const std::string webhook_;
+  mutable std::mutex mu_;
+  Report report_;
+  std::vector<int> children_;
+  std::vector<std::thread> posts_;
+};
+
+}  // namespace verdict::monitor
