@@ -1,27 +1,28 @@
-// ModelStage: the engine's use of one loaded tree ensemble: maps the feature vector onto the
-// model's own feature order (resolved by name once, at load), scores, and explains with exact
-// TreeSHAP. Immutable after Create; thread-safe (per-call buffers are thread-local).
+// ScoringModel: one loaded tree ensemble as the engine uses it: maps the feature vector onto
+// the model's own feature order (resolved by name once, at load), scores, and explains with
+// exact TreeSHAP. Immutable after Create; thread-safe (per-call buffers are thread-local).
 #pragma once
 
 #include <memory>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
 #include "common/result.h"
 #include "core/decision.h"
 #include "core/feature_view.h"
-#include "engine/engine_options.h"
 #include "model/forest.h"
 
-namespace verdict {
+namespace verdict::lifecycle {
 
-class ModelStage {
+class ScoringModel {
  public:
   // Every feature the model names must exist in `schema`; a model trained on another schema is
-  // refused at start-up rather than fed zeros.
-  static Result<std::shared_ptr<const ModelStage>> Create(const ModelOptions& options,
-                                                          std::span<const std::string_view> schema);
+  // refused rather than fed zeros. `field` names the input in the error (e.g. "model.path").
+  static Result<std::shared_ptr<const ScoringModel>> Create(
+      std::string name, std::string version, std::shared_ptr<const model::Forest> forest,
+      std::span<const std::string_view> schema, std::string_view field);
 
   // The probability (or regression output) for this transaction.
   double Score(const FeatureView& features) const;
@@ -32,7 +33,7 @@ class ModelStage {
   const model::Forest& forest() const { return *forest_; }
 
  private:
-  ModelStage() = default;
+  ScoringModel() = default;
   // Fills the thread's row buffer in the model's feature order.
   const float* Row(const FeatureView& features) const;
 
@@ -41,4 +42,4 @@ class ModelStage {
   ModelRef ref_;
 };
 
-}  // namespace verdict
+}  // namespace verdict::lifecycle

@@ -1,0 +1,87 @@
+// ModelRegistry: the models an engine can activate, each stored with name, version, SHA-256
+// and metadata: files under <models_dir>/<name>/<version>/ (model.json, manifest.json and
+// reference.json when given), the index in a RegistryStore. Every model is validated before
+// it is stored and again when loaded (the file is untrusted). Thread-safe.
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/clock.h"
+#include "common/result.h"
+#include "lifecycle/registry_store.h"
+#include "lifecycle/scoring_model.h"
+
+namespace verdict::lifecycle {
+
+struct ModelUpload {
+  std::string name;
+  std::string version;
+  std::string model_json;      // XGBoost JSON model text
+  std::string manifest_json;   // a JSON object from `verdict train`; empty: none
+  std::string reference_json;  // reference distributions (a JSON object); empty: none
+};
+
+struct ModelEntry {
+  std::string name;
+  std::string version;
+  std::string sha256;  // of model.json, as recorded in every decision it makes
+  int64_t registered_at_us = 0;
+  std::string registered_by;
+  uint64_t num_trees = 0;
+  uint64_t num_features = 0;
+  bool has_reference = false;
+  std::string manifest_json;  // minified; empty when none was given
+  std::string dir;            // where its files are
+};
+
+struct RegistryOptions {
+  std::string models_dir;                    // e.g. <data_dir>/models
+  std::span<const std::string_view> schema;  // the engine's feature names
+  std::string_view schema_version;           // a manifest's feature_schema must equal it
+  size_t max_file_bytes = size_t{256} << 20;
+};
+
+// "aml", "4", "2026-12.1": 1 to 64 of [A-Za-z0-9._-], starting with a letter or digit.
+Status ValidateModelId(std::string_view value, std::string_view field);
+
+class ModelRegistry {
+ public:
+  // `store` and `clock` must outlive the registry.
+  ModelRegistry(RegistryOptions options, RegistryStore& store, const Clock& clock);
+
+  // Validates (the model parses, its features are in the schema, the manifest agrees with it)
+  // and stores the files, then the index entry. Uploading the same model again under its
+  // name and version returns the existing entry with *created = false; another model under a
+  // name and version already taken is kAlreadyExists.
+  Result<ModelEntry> Register(const ModelUpload& upload, std::string_view principal,
+                              bool* created = nullptr);
+  Result<std::optional<ModelEntry>> Find(std::string_view name, std::string_view version) const;
+  Result<std::vector<ModelEntry>> List() const;
+  // Reads the stored files, checks model.json against the recorded SHA-256 and loads it.
+  Result<std::shared_ptr<const ScoringModel>> Load(std::string_view name,
+                                                   std::string_view version) const;
+
+  // Reads a model directory as `verdict train` writes it (model.json, optional manifest.json
+  // and reference.json) or a single XGBoost JSON file, for registration.
+  static Result<ModelUpload> ReadFromPath(const std::string& path, std::string name,
+                                          std::string version, size_t max_file_bytes);
+
+  const RegistryOptions& options() const { return options_; }
+
+ private:
+  std::string IndexKey(std::string_view name, std::string_view version) const;
+  Status WriteFiles(const ModelUpload& upload, const std::string& dir) const;
+
+  const RegistryOptions options_;
+  RegistryStore& store_;
+  const Clock& clock_;
+  std::mutex register_mu_;  // one registration at a time (name/version uniqueness)
+};
+
+}  // namespace verdict::lifecycle

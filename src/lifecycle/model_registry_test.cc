@@ -1,0 +1,153 @@
+#include "lifecycle/model_registry.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "common/sha256.h"
+#include "lifecycle/lifecycle_test_util.h"
+
+namespace verdict::lifecycle {
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+
+class ModelRegistryTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ =
+        fs::temp_directory_path() /
+        ("verdict-registry-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
+         "-" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    options_.models_dir = (dir_ / "models").string();
+    options_.schema = testing::kSchema;
+    options_.schema_version = "features-test";
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  ModelUpload Upload(std::string version, std::string text) {
+    return ModelUpload{"aml", std::move(version), std::move(text), "", ""};
+  }
+
+  fs::path dir_;
+  RegistryOptions options_;
+  MemoryRegistryStore store_;
+  ManualClock clock_{1'700'000'000'000'000};
+};
+
+TEST_F(ModelRegistryTest, RegistersStoresAndLoads) {
+  ModelRegistry registry(options_, store_, clock_);
+  ModelUpload upload = Upload("4", testing::ModelA());
+  upload.manifest_json = R"({"name":"trained","feature_schema":"features-test",)"
+                         R"("features":["amount","velocity"],"model_sha256":")" +
+                         Sha256Hex(upload.model_json) + "\"}";
+  upload.reference_json = R"({"features":{}})";
+  bool created = false;
+  auto entry = registry.Register(upload, "key-1", &created);
+  ASSERT_TRUE(entry.ok()) << entry.status().message();
+  EXPECT_TRUE(created);
+  EXPECT_EQ(entry->sha256, Sha256Hex(testing::ModelA()));
+  EXPECT_EQ(entry->registered_by, "key-1");
+  EXPECT_EQ(entry->registered_at_us, clock_.NowMicros());
+  EXPECT_EQ(entry->num_trees, 1u);
+  EXPECT_TRUE(entry->has_reference);
+  for (const char* file : {"model.json", "manifest.json", "reference.json"}) {
+    EXPECT_TRUE(fs::exists(fs::path(entry->dir) / file)) << file;
+  }
+
+  // Again: the same entry, not created; the index survives a new registry over the store.
+  auto again = registry.Register(upload, "key-2", &created);
+  ASSERT_TRUE(again.ok());
+  EXPECT_FALSE(created);
+  EXPECT_EQ(again->registered_by, "key-1");
+  ModelRegistry reopened(options_, store_, clock_);
+  auto list = reopened.List();
+  ASSERT_TRUE(list.ok());
+  ASSERT_EQ(list->size(), 1u);
+  EXPECT_THAT((*list)[0].manifest_json, HasSubstr("\"trained\""));
+  auto loaded = reopened.Load("aml", "4");
+  ASSERT_TRUE(loaded.ok()) << loaded.status().message();
+  EXPECT_EQ((*loaded)->ref().name, "aml");
+  EXPECT_EQ((*loaded)->ref().version, "4");
+  EXPECT_EQ((*loaded)->ref().sha256, entry->sha256);
+}
+
+TEST_F(ModelRegistryTest, AnotherModelUnderATakenVersionIsRefused) {
+  ModelRegistry registry(options_, store_, clock_);
+  ASSERT_TRUE(registry.Register(Upload("1", testing::ModelA()), "k").ok());
+  auto other = registry.Register(Upload("1", testing::ModelB()), "k");
+  ASSERT_FALSE(other.ok());
+  EXPECT_EQ(other.status().code(), StatusCode::kAlreadyExists);
+  EXPECT_EQ(other.status().field(), "version");
+  EXPECT_TRUE(registry.Register(Upload("2", testing::ModelB()), "k").ok());
+}
+
+TEST_F(ModelRegistryTest, BadUploadsAreRefusedWithTheirFieldAndStoreNothing) {
+  ModelRegistry registry(options_, store_, clock_);
+  struct Case {
+    ModelUpload upload;
+    std::string field;
+  };
+  std::vector<Case> cases = {
+      {Upload("1", "{\"learner\":7}"), "model"},
+      {Upload("1", "not json"), "model"},
+      {Upload("1", ""), "model"},
+      {ModelUpload{"../etc", "1", testing::ModelA(), "", ""}, "name"},
+      {ModelUpload{"aml", "1/2", testing::ModelA(), "", ""}, "version"},
+      {ModelUpload{"aml", "", testing::ModelA(), "", ""}, "version"},
+      {ModelUpload{"aml", "1", testing::ModelA(), "[1]", ""}, "manifest"},
+      {ModelUpload{"aml", "1", testing::ModelA(), "{\"model_sha256\":\"ab\"}", ""},
+       "manifest.model_sha256"},
+      {ModelUpload{"aml", "1", testing::ModelA(), "{\"feature_schema\":\"features-0\"}", ""},
+       "manifest.feature_schema"},
+      {ModelUpload{"aml", "1", testing::ModelA(), "{\"features\":[\"amount\",\"nope\"]}", ""},
+       "manifest.features"},
+      {ModelUpload{"aml", "1", testing::ModelA(), "", "{bad"}, "reference"},
+  };
+  std::string unknown_feature = testing::ModelA();
+  unknown_feature.replace(unknown_feature.find("velocity"), 8, "nosuchft");
+  cases.push_back({Upload("1", unknown_feature), "model"});
+  for (const Case& c : cases) {
+    auto result = registry.Register(c.upload, "k");
+    ASSERT_FALSE(result.ok()) << c.field;
+    EXPECT_EQ(result.status().field(), c.field) << result.status().message();
+  }
+  EXPECT_TRUE(registry.List()->empty());
+  EXPECT_FALSE(fs::exists(fs::path(options_.models_dir) / "aml" / "1"));
+}
+
+TEST_F(ModelRegistryTest, ATamperedStoredModelIsNotLoaded) {
+  ModelRegistry registry(options_, store_, clock_);
+  auto entry = registry.Register(Upload("1", testing::ModelA()), "k");
+  ASSERT_TRUE(entry.ok());
+  std::ofstream(fs::path(entry->dir) / "model.json", std::ios::trunc) << testing::ModelB();
+  auto loaded = registry.Load("aml", "1");
+  ASSERT_FALSE(loaded.ok());
+  EXPECT_THAT(loaded.status().message(), HasSubstr("does not match its recorded SHA-256"));
+  EXPECT_EQ(registry.Load("aml", "9").status().code(), StatusCode::kNotFound);
+}
+
+TEST_F(ModelRegistryTest, ReadsAModelDirectoryOrFile) {
+  fs::create_directories(dir_ / "trained");
+  std::ofstream(dir_ / "trained" / "model.json") << testing::ModelA();
+  std::ofstream(dir_ / "trained" / "manifest.json") << "{\"name\":\"x\"}";
+  auto upload = ModelRegistry::ReadFromPath((dir_ / "trained").string(), "aml", "3", 1 << 20);
+  ASSERT_TRUE(upload.ok());
+  EXPECT_EQ(upload->model_json, testing::ModelA());
+  EXPECT_EQ(upload->manifest_json, "{\"name\":\"x\"}");
+  EXPECT_TRUE(upload->reference_json.empty());
+  auto file =
+      ModelRegistry::ReadFromPath((dir_ / "trained" / "model.json").string(), "aml", "3", 1 << 20);
+  ASSERT_TRUE(file.ok());
+  EXPECT_EQ(file->model_json, testing::ModelA());
+  EXPECT_FALSE(ModelRegistry::ReadFromPath((dir_ / "missing").string(), "a", "1", 1 << 20).ok());
+  EXPECT_FALSE(
+      ModelRegistry::ReadFromPath((dir_ / "trained" / "model.json").string(), "a", "1", 10).ok());
+}
+
+}  // namespace
+}  // namespace verdict::lifecycle
