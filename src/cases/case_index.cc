@@ -1,0 +1,175 @@
+#include "cases/case_index.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cstdio>
+#include <tuple>
+
+namespace verdict::cases {
+namespace {
+
+// Where a case sits in an ordering: enough to resume after it.
+struct SortKey {
+  double score = 0;
+  int64_t opened_at_us = 0;
+  std::string case_id;
+};
+
+SortKey KeyOf(const Case& c) { return {c.score, c.opened_at_us, c.case_id}; }
+
+bool Before(CaseSort sort, const SortKey& a, const SortKey& b) {
+  switch (sort) {
+    case CaseSort::kScore:
+      return std::tie(b.score, a.opened_at_us, a.case_id) <
+             std::tie(a.score, b.opened_at_us, b.case_id);
+    case CaseSort::kAge:
+      return std::tie(a.opened_at_us, a.case_id) < std::tie(b.opened_at_us, b.case_id);
+    case CaseSort::kNewest:
+      return std::tie(b.opened_at_us, b.case_id) < std::tie(a.opened_at_us, a.case_id);
+  }
+  return false;
+}
+
+constexpr char kHex[] = "0123456789abcdef";
+
+// Cursor: hex of "<sort>\n<score>\n<opened_at_us>\n<case_id>"; opaque to clients.
+std::string EncodeCursor(CaseSort sort, const SortKey& key) {
+  char score[64];
+  std::snprintf(score, sizeof(score), "%.17g", key.score);
+  const std::string plain = std::string(CaseSortName(sort)) + "\n" + score + "\n" +
+                            std::to_string(key.opened_at_us) + "\n" + key.case_id;
+  std::string out;
+  out.reserve(plain.size() * 2);
+  for (unsigned char ch : plain) {
+    out.push_back(kHex[ch >> 4]);
+    out.push_back(kHex[ch & 15]);
+  }
+  return out;
+}
+
+Status BadCursor(std::string_view why) {
+  return InvalidArgument("cursor is not one this server issued: " + std::string(why), "cursor");
+}
+
+int HexValue(char ch) {
+  if (ch >= '0' && ch <= '9') return ch - '0';
+  if (ch >= 'a' && ch <= 'f') return ch - 'a' + 10;
+  return -1;
+}
+
+Result<SortKey> DecodeCursor(CaseSort sort, std::string_view cursor) {
+  if (cursor.size() % 2 != 0 || cursor.size() > 4096) return BadCursor("bad length");
+  std::string plain;
+  for (size_t i = 0; i < cursor.size(); i += 2) {
+    const int hi = HexValue(cursor[i]), lo = HexValue(cursor[i + 1]);
+    if (hi < 0 || lo < 0) return BadCursor("not hex");
+    plain.push_back(static_cast<char>(hi * 16 + lo));
+  }
+  std::vector<std::string_view> parts;
+  std::string_view rest = plain;
+  for (int i = 0; i < 3; ++i) {
+    const size_t nl = rest.find('\n');
+    if (nl == std::string_view::npos) return BadCursor("truncated");
+    parts.push_back(rest.substr(0, nl));
+    rest.remove_prefix(nl + 1);
+  }
+  parts.push_back(rest);
+  if (parts[0] != CaseSortName(sort)) {
+    return BadCursor("it was made for sort=" + std::string(parts[0]));
+  }
+  SortKey key;
+  const std::string score(parts[1]);
+  char* end = nullptr;
+  key.score = std::strtod(score.c_str(), &end);
+  if (score.empty() || end != score.c_str() + score.size()) return BadCursor("bad score");
+  auto [p, ec] = std::from_chars(parts[2].data(), parts[2].data() + parts[2].size(),
+                                 key.opened_at_us);
+  if (ec != std::errc() || p != parts[2].data() + parts[2].size()) return BadCursor("bad time");
+  key.case_id = std::string(parts[3]);
+  return key;
+}
+
+bool Matches(const Case& c, const CaseQuery& q) {
+  if (q.status && c.status != *q.status) return false;
+  if (!q.account.empty() && c.sender_account != q.account && c.receiver_account != q.account) {
+    return false;
+  }
+  if (!q.typology.empty() &&
+      std::find(c.typologies.begin(), c.typologies.end(), q.typology) == c.typologies.end()) {
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+Result<CaseSort> ParseCaseSort(std::string_view name) {
+  if (name == "score") return CaseSort::kScore;
+  if (name == "age") return CaseSort::kAge;
+  if (name == "newest") return CaseSort::kNewest;
+  return InvalidArgument("sort must be score, age or newest, not '" + std::string(name) + "'",
+                         "sort");
+}
+
+std::string_view CaseSortName(CaseSort sort) {
+  switch (sort) {
+    case CaseSort::kScore:
+      return "score";
+    case CaseSort::kAge:
+      return "age";
+    case CaseSort::kNewest:
+      return "newest";
+  }
+  return "score";
+}
+
+void CaseIndex::Put(Case c) {
+  auto& cases = by_tenant_[c.tenant];
+  std::string id = c.case_id;
+  auto [it, inserted] = cases.insert_or_assign(std::move(id), std::move(c));
+  (void)it;
+  if (inserted) ++size_;
+}
+
+const Case* CaseIndex::Find(std::string_view tenant, std::string_view case_id) const {
+  auto t = by_tenant_.find(tenant);
+  if (t == by_tenant_.end()) return nullptr;
+  auto c = t->second.find(std::string(case_id));
+  return c == t->second.end() ? nullptr : &c->second;
+}
+
+Result<CasePage> CaseIndex::List(std::string_view tenant, const CaseQuery& query) const {
+  if (query.limit == 0 || query.limit > kMaxPageSize) {
+    return InvalidArgument("limit must be between 1 and 500", "limit");
+  }
+  std::optional<SortKey> after;
+  if (!query.cursor.empty()) {
+    VERDICT_ASSIGN_OR_RETURN(after, DecodeCursor(query.sort, query.cursor));
+  }
+  CasePage page;
+  auto t = by_tenant_.find(tenant);
+  if (t == by_tenant_.end()) return page;
+  std::vector<std::pair<SortKey, const Case*>> matches;
+  for (const auto& [id, c] : t->second) {
+    if (Matches(c, query)) matches.emplace_back(KeyOf(c), &c);
+  }
+  page.total = matches.size();
+  auto before = [&query](const auto& a, const auto& b) { return Before(query.sort, a.first, b.first); };
+  std::sort(matches.begin(), matches.end(), before);
+  auto it = matches.begin();
+  if (after) {
+    it = std::upper_bound(matches.begin(), matches.end(), std::make_pair(*after, nullptr),
+                          [&query](const auto& a, const auto& b) {
+                            return Before(query.sort, a.first, b.first);
+                          });
+  }
+  for (; it != matches.end() && page.cases.size() < query.limit; ++it) {
+    page.cases.push_back(*it->second);
+  }
+  if (it != matches.end() && !page.cases.empty()) {
+    page.next_cursor = EncodeCursor(query.sort, KeyOf(page.cases.back()));
+  }
+  return page;
+}
+
+}  // namespace verdict::cases

@@ -1,0 +1,104 @@
+// CaseStore: the cases of every tenant, persisted in the journal's registry column family
+// under "cases/<tenant>/<case_id>" with an in-memory CaseIndex rebuilt on Open. Cases are
+// opened from durable decision records (review or block) fed by CaseFeed; every analyst change
+// is journaled as an admin event before it is stored. Thread-safe; owns its feed thread; the
+// journal must outlive it.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <shared_mutex>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <unordered_map>
+
+#include "cases/case.h"
+#include "cases/case_feed.h"
+#include "cases/case_index.h"
+#include "common/clock.h"
+#include "common/result.h"
+#include "journal/journal.h"
+
+namespace verdict::cases {
+
+// Registry keys.
+inline constexpr std::string_view kCasePrefix = "cases/";
+inline constexpr std::string_view kCaseHighWaterKey = "cases_meta/high_water_seq";
+
+// Builds the case a durable decision record opens; nullopt when it opens none (an allow
+// decision, an admin event).
+Result<std::optional<Case>> CaseFromRecord(const journal::JournalRecord& record);
+
+class CaseStore {
+ public:
+  // Loads every stored case, then opens the cases of decision records the store has not seen
+  // yet (those after the stored high-water sequence number: a crash between a decision's
+  // commit and its case), then starts taking sequence numbers from `feed`.
+  static Result<std::unique_ptr<CaseStore>> Open(journal::Journal& journal,
+                                                 std::shared_ptr<CaseFeed> feed,
+                                                 const Clock& clock);
+  ~CaseStore();  // closes the feed and joins its thread
+  CaseStore(const CaseStore&) = delete;
+  CaseStore& operator=(const CaseStore&) = delete;
+
+  Result<CasePage> List(std::string_view tenant, const CaseQuery& query) const;
+  // kNotFound for a case of another tenant as for one that does not exist (I7).
+  Result<Case> Get(std::string_view tenant, std::string_view case_id) const;
+  // Transitions (case.h); each is journaled (action "cases.assign", "cases.comment",
+  // "cases.dispose"; object the case id; principal the caller) and durable when it returns.
+  Result<Case> Assign(std::string_view tenant, std::string_view case_id,
+                      std::string_view principal, std::string_view assignee);
+  Result<Case> Comment(std::string_view tenant, std::string_view case_id,
+                       std::string_view principal, std::string_view text);
+  Result<Case> Dispose(std::string_view tenant, std::string_view case_id,
+                       std::string_view principal, Disposition disposition,
+                       std::string_view note);
+
+  // Opens the case of journal record `seq` if it opens one and is not yet stored (what the
+  // feed thread does; public for tests and catch-up).
+  Status OpenFromSeq(uint64_t seq);
+  // Blocks until the feed thread has handled sequence number `seq` (or later) or has stopped.
+  void WaitUntilHandled(uint64_t seq) const;
+  // The journal record behind a case (for the case view: features, proof).
+  Result<std::optional<journal::JournalRecord>> ReadRecord(uint64_t seq) const {
+    return journal_.ReadRecord(seq);
+  }
+  size_t size() const;
+
+ private:
+  CaseStore(journal::Journal& journal, std::shared_ptr<CaseFeed> feed, const Clock& clock);
+  Status Load();
+  Status CatchUp();
+  void FeedLoop();
+  // Read-modify-write of one case under write_mu_: journal the event, store, index.
+  template <typename Change>
+  Result<Case> Mutate(std::string_view tenant, std::string_view case_id,
+                      std::string_view principal, std::string_view action, Change change);
+  Status Store(const Case& c);  // registry write, then index
+
+  journal::Journal& journal_;
+  std::shared_ptr<CaseFeed> feed_;
+  const Clock& clock_;
+
+  std::mutex write_mu_;  // serializes read-modify-write of cases and the high-water mark
+  mutable std::shared_mutex mu_;
+  CaseIndex index_;  // guarded by mu_
+
+  mutable std::mutex feed_mu_;
+  mutable std::condition_variable feed_cv_;
+  uint64_t handled_seq_ = 0;  // guarded by feed_mu_: the last sequence number handled
+  bool feed_stopped_ = false;  // guarded by feed_mu_
+  std::thread feed_thread_;
+};
+
+// Dispositions of a tenant's closed cases as training labels (case.h LabelOf), by transaction
+// id. Reads the registry directly; the engine need not be running, but the journal is opened
+// by the caller.
+Result<std::unordered_map<std::string, int>> LoadCaseLabels(const journal::Journal& journal,
+                                                            std::string_view tenant);
+
+}  // namespace verdict::cases

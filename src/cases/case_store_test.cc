@@ -1,0 +1,155 @@
+#include "cases/case_store.h"
+
+#include <gtest/gtest.h>
+
+#include "journal/test_util.h"
+
+namespace verdict::cases {
+namespace {
+
+using journal::testing_util::MakeRecord;
+using journal::testing_util::TempDir;
+
+std::unique_ptr<journal::Journal> OpenJournal(const TempDir& dir) {
+  journal::JournalOptions options;
+  options.data_dir = dir.Sub("journal");
+  options.min_free_bytes = 0;
+  auto j = journal::Journal::Open(options);
+  EXPECT_TRUE(j.ok()) << j.status().message();
+  return std::move(j).value();
+}
+
+// Journals records 1..n (outcome i % 3: allow, review, block); returns the last seq that
+// opens a case.
+uint64_t Append(journal::Journal& j, uint64_t first, uint64_t n, CaseFeed* feed) {
+  uint64_t last = 0;
+  for (uint64_t i = first; i < first + n; ++i) {
+    journal::JournalEntry entry;
+    entry.record = MakeRecord(i);
+    const bool opens = entry.record.decision.outcome != Outcome::kAllow;
+    auto seq = j.Enqueue(std::move(entry), [feed, opens](const Result<journal::CommitInfo>& c) {
+      if (feed != nullptr && opens && c.ok()) feed->Push(c->seq);
+    });
+    EXPECT_TRUE(seq.ok());
+    if (opens) last = *seq;  // only case-opening records reach the feed
+  }
+  EXPECT_TRUE(j.Flush().ok());
+  return last;
+}
+
+TEST(CaseStoreTest, OpensCasesForReviewAndBlockFromTheFeed) {
+  TempDir dir;
+  auto j = OpenJournal(dir);
+  auto feed = std::make_shared<CaseFeed>();
+  auto store = CaseStore::Open(*j, feed, SystemClock::Instance());
+  ASSERT_TRUE(store.ok()) << store.status().message();
+  const uint64_t last = Append(*j, 1, 9, feed.get());
+  (*store)->WaitUntilHandled(last);
+  EXPECT_EQ((*store)->size(), 6u);  // 9 records, 3 of them allow
+  auto page = (*store)->List("bank-a", CaseQuery());
+  ASSERT_TRUE(page.ok());
+  ASSERT_EQ(page->cases.size(), 6u);
+  const Case& top = page->cases[0];
+  EXPECT_EQ(top.status, CaseStatus::kOpen);
+  EXPECT_EQ(top.amount, "9950.00");
+  EXPECT_EQ(top.currency, "USD");
+  EXPECT_EQ(top.typologies, std::vector<std::string>{"STRUCTURING"});
+  EXPECT_FALSE(top.sender_account.empty());
+  EXPECT_NE(top.outcome, "allow");
+  EXPECT_TRUE((*store)->List("bank-b", CaseQuery())->cases.empty());
+}
+
+TEST(CaseStoreTest, CatchesUpOnRecordsItMissedAndReloads) {
+  TempDir dir;
+  auto j = OpenJournal(dir);
+  Append(*j, 1, 6, nullptr);  // no store running: a crash before the cases were stored
+  {
+    auto store = CaseStore::Open(*j, std::make_shared<CaseFeed>(), SystemClock::Instance());
+    ASSERT_TRUE(store.ok());
+    EXPECT_EQ((*store)->size(), 4u);
+    auto page = (*store)->List("bank-a", CaseQuery());
+    auto assigned = (*store)->Assign("bank-a", page->cases[0].case_id, "alice", "alice");
+    ASSERT_TRUE(assigned.ok()) << assigned.status().message();
+  }
+  Append(*j, 7, 3, nullptr);
+  auto store = CaseStore::Open(*j, std::make_shared<CaseFeed>(), SystemClock::Instance());
+  ASSERT_TRUE(store.ok());
+  EXPECT_EQ((*store)->size(), 6u);
+  CaseQuery q;
+  q.status = CaseStatus::kInReview;
+  auto page = (*store)->List("bank-a", q);
+  ASSERT_EQ(page->cases.size(), 1u);
+  EXPECT_EQ(page->cases[0].assignee, "alice");
+}
+
+TEST(CaseStoreTest, EveryChangeIsJournaledWithItsPrincipal) {
+  TempDir dir;
+  auto j = OpenJournal(dir);
+  Append(*j, 1, 3, nullptr);
+  auto store = CaseStore::Open(*j, std::make_shared<CaseFeed>(), SystemClock::Instance());
+  ASSERT_TRUE(store.ok());
+  const std::string id = (*store)->List("bank-a", CaseQuery())->cases[0].case_id;
+  ASSERT_TRUE((*store)->Assign("bank-a", id, "lead", "alice").ok());
+  ASSERT_TRUE((*store)->Comment("bank-a", id, "alice", "invoices match").ok());
+  auto closed = (*store)->Dispose("bank-a", id, "alice", Disposition::kFalsePositive, "ok");
+  ASSERT_TRUE(closed.ok()) << closed.status().message();
+  EXPECT_EQ(closed->status, CaseStatus::kClosed);
+
+  auto events = j->ListAdminEvents("bank-a", 10);
+  ASSERT_TRUE(events.ok());
+  ASSERT_EQ(events->size(), 3u);
+  EXPECT_EQ((*events)[0].admin.action, "cases.dispose");
+  EXPECT_EQ((*events)[0].principal, "alice");
+  EXPECT_EQ((*events)[0].admin.object, id);
+  EXPECT_NE((*events)[0].admin.details_json.find("false_positive"), std::string::npos);
+  EXPECT_EQ((*events)[1].admin.action, "cases.comment");
+  EXPECT_EQ((*events)[2].admin.action, "cases.assign");
+  EXPECT_EQ((*events)[2].principal, "lead");
+}
+
+TEST(CaseStoreTest, RefusedChangesAreNeitherStoredNorJournaled) {
+  TempDir dir;
+  auto j = OpenJournal(dir);
+  Append(*j, 1, 3, nullptr);
+  auto store = CaseStore::Open(*j, std::make_shared<CaseFeed>(), SystemClock::Instance());
+  ASSERT_TRUE(store.ok());
+  const std::string id = (*store)->List("bank-a", CaseQuery())->cases[0].case_id;
+  EXPECT_EQ((*store)->Dispose("bank-a", id, "alice", Disposition::kTruePositive, "")
+                .status()
+                .code(),
+            StatusCode::kFailedPrecondition);
+  // Another tenant's analyst cannot see or change it.
+  EXPECT_EQ((*store)->Get("bank-b", id).status().code(), StatusCode::kNotFound);
+  EXPECT_EQ((*store)->Assign("bank-b", id, "mallory", "mallory").status().code(),
+            StatusCode::kNotFound);
+  EXPECT_EQ((*store)->Get("bank-a", "no-such-case").status().code(), StatusCode::kNotFound);
+  EXPECT_TRUE(j->ListAdminEvents("bank-a", 10)->empty());
+  EXPECT_TRUE(j->ListAdminEvents("bank-b", 10)->empty());
+  EXPECT_EQ((*store)->Get("bank-a", id)->status, CaseStatus::kOpen);
+}
+
+TEST(CaseStoreTest, DispositionsBecomeLabelsByTransactionId) {
+  TempDir dir;
+  auto j = OpenJournal(dir);
+  Append(*j, 1, 6, nullptr);
+  auto store = CaseStore::Open(*j, std::make_shared<CaseFeed>(), SystemClock::Instance());
+  ASSERT_TRUE(store.ok());
+  auto page = (*store)->List("bank-a", CaseQuery());
+  ASSERT_EQ(page->cases.size(), 4u);
+  const Case& a = page->cases[0];
+  const Case& b = page->cases[1];
+  ASSERT_TRUE((*store)->Assign("bank-a", a.case_id, "al", "al").ok());
+  ASSERT_TRUE((*store)->Dispose("bank-a", a.case_id, "al", Disposition::kEscalated, "").ok());
+  ASSERT_TRUE((*store)->Assign("bank-a", b.case_id, "al", "al").ok());
+  ASSERT_TRUE(
+      (*store)->Dispose("bank-a", b.case_id, "al", Disposition::kFalsePositive, "").ok());
+  auto labels = LoadCaseLabels(*j, "bank-a");
+  ASSERT_TRUE(labels.ok());
+  ASSERT_EQ(labels->size(), 2u);  // open cases give no label
+  EXPECT_EQ(labels->at(a.transaction_id), 1);
+  EXPECT_EQ(labels->at(b.transaction_id), 0);
+  EXPECT_TRUE(LoadCaseLabels(*j, "bank-b")->empty());
+}
+
+}  // namespace
+}  // namespace verdict::cases
