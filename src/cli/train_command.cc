@@ -1,0 +1,127 @@
+#include "cli/train_command.h"
+
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include "common/json_writer.h"
+#include "training/trainer.h"
+
+namespace verdict {
+namespace {
+
+struct TrainFlags {
+  training::TrainOptions options;
+  std::string format = "auto";
+  bool json = false;
+};
+
+int RunTrain(TrainFlags& flags) {
+  // Logs go to stderr (stdout carries the report); the engine's warning about its asynchronous
+  // journal does not apply to a replay, whose journal is thrown away.
+  spdlog::set_default_logger(spdlog::stderr_color_mt("cli"));
+  spdlog::set_level(spdlog::level::err);
+  auto format = ParseCsvFormat(flags.format);
+  if (!format.ok()) {
+    std::fprintf(stderr, "train: %s\n", format.status().message().c_str());
+    return 2;
+  }
+  flags.options.reader.format = *format;
+  auto result = training::Train(flags.options, [](std::string_view line) {
+    std::fprintf(stderr, "train: %.*s\n", static_cast<int>(line.size()), line.data());
+  });
+  if (!result.ok()) {
+    std::fprintf(stderr, "train: %s\n", result.status().message().c_str());
+    return 1;
+  }
+  const training::TrainResult& r = *result;
+  if (flags.json) {
+    std::string out;
+    JsonWriter w(out);
+    w.BeginObject()
+        .Key("out")
+        .String(flags.options.out_dir)
+        .Key("seconds_features")
+        .Double(r.features_seconds)
+        .Key("seconds_training")
+        .Double(r.training_seconds)
+        .Key("accounts")
+        .Uint(r.accounts)
+        .Key("model_bytes")
+        .Uint(r.model_bytes)
+        .Key("manifest")
+        .Raw(r.manifest_json.substr(0, r.manifest_json.find_last_not_of('\n') + 1))
+        .EndObject();
+    std::printf("%s\n", out.c_str());
+    return 0;
+  }
+  const training::DetectionReport& h = r.holdout;
+  std::printf(
+      "%zu rows (%zu bad, %zu unlabelled), %zu accounts; train %zu rows (%zu laundering), "
+      "hold-out %zu rows (%zu laundering)\n",
+      r.rows, r.bad_rows, r.unlabelled_rows, r.accounts, r.train_rows, r.train_positives,
+      r.holdout_rows, r.holdout_positives);
+  std::printf("model %s: %zu trees, %zu bytes, sha256 %s\n", flags.options.out_dir.c_str(), r.trees,
+              r.model_bytes, r.sha256.substr(0, 16).c_str());
+  std::printf(
+      "hold-out: PR-AUC %.4f; at alert rate %.2f%% (score >= %.4g): precision %.4f, "
+      "recall %.4f, F1 %.4f\n",
+      h.pr_auc, 100 * h.alert_rate, h.threshold, h.precision, h.recall, h.f1);
+  for (const auto& [name, t] : h.by_typology) {
+    std::printf("  %-22s recall %.4f (%zu of %zu)\n", name.empty() ? "unknown" : name.c_str(),
+                t.recall(), t.detected, t.positives);
+  }
+  if (r.holdout_accounts) {
+    const auto& a = *r.holdout_accounts;
+    std::printf("hold-out accounts at %.2f%% flagged: recall %.4f (%zu of %zu), precision %.4f\n",
+                100 * a.flag_rate, a.recall, a.detected, a.fraud_accounts, a.precision);
+  }
+  std::printf("features %.1f s, training %.1f s\n", r.features_seconds, r.training_seconds);
+  return 0;
+}
+
+}  // namespace
+
+void RegisterTrainCommand(CLI::App& app) {
+  auto flags = std::make_shared<TrainFlags>();
+  training::TrainOptions& o = flags->options;
+  CLI::App* cmd = app.add_subcommand(
+      "train", "Train an XGBoost model on labelled history and write a model directory");
+  cmd->add_option("--input", o.reader.path,
+                  "CSV file (plain or .gz: verdict, AMLSim log, AMLworld) or AMLSim folder")
+      ->required();
+  cmd->add_option("--out", o.out_dir, "Model directory to write (created if needed)")->required();
+  cmd->add_option("--format", flags->format,
+                  "auto (from the header), verdict, amlsim, amlsim-folder, amlworld")
+      ->capture_default_str();
+  cmd->add_option("--name", o.name, "Model name recorded in the manifest")->capture_default_str();
+  cmd->add_option("--model-version", o.version, "Model version recorded in the manifest")
+      ->capture_default_str();
+  cmd->add_option("--holdout", o.holdout_fraction,
+                  "Share of the history, by time, held out for evaluation (the last part)")
+      ->capture_default_str();
+  cmd->add_option("--alert-rate", o.alert_rate, "Alert rate the hold-out report is given at")
+      ->capture_default_str();
+  cmd->add_option("--rounds", o.booster.rounds, "Boosting rounds")->capture_default_str();
+  cmd->add_option("--max-depth", o.booster.max_depth, "Tree depth")->capture_default_str();
+  cmd->add_option("--eta", o.booster.eta, "Learning rate")->capture_default_str();
+  cmd->add_option("--threads", o.booster.threads, "XGBoost threads (0: all cores)")
+      ->capture_default_str();
+  cmd->add_option("--seed", o.booster.seed, "XGBoost seed")->capture_default_str();
+  cmd->add_option("--scale-pos-weight", o.booster.scale_pos_weight,
+                  "Weight of laundering rows (negative: normal/laundering ratio)")
+      ->capture_default_str();
+  cmd->add_option("--min-child-weight", o.booster.min_child_weight, "XGBoost min_child_weight")
+      ->capture_default_str();
+  cmd->add_option("--subsample", o.booster.subsample, "Row subsampling per tree")
+      ->capture_default_str();
+  cmd->add_option("--colsample-bytree", o.booster.colsample_bytree, "Feature subsampling per tree")
+      ->capture_default_str();
+  cmd->add_flag("--json", flags->json, "Print the summary (with the manifest) as JSON on stdout");
+  cmd->callback([flags] { throw CLI::RuntimeError(RunTrain(*flags)); });
+}
+
+}  // namespace verdict

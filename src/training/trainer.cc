@@ -1,0 +1,243 @@
+#include "training/trainer.h"
+
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+
+#include "common/json_writer.h"
+#include "common/rfc3339.h"
+#include "common/sha256.h"
+#include "features/feature_vector.h"
+#include "model/forest.h"
+#include "monitor/reference_distribution.h"
+#include "training/model_directory.h"
+
+namespace verdict::training {
+namespace {
+
+double SecondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+constexpr int64_t kMicrosPerDay = int64_t{86'400} * 1'000'000;
+
+void WriteParams(JsonWriter& w, const BoosterParams& p, double scale_pos_weight) {
+  w.BeginObject()
+      .Key("objective")
+      .String("binary:logistic")
+      .Key("rounds")
+      .Int(p.rounds)
+      .Key("max_depth")
+      .Int(p.max_depth)
+      .Key("eta")
+      .Double(p.eta)
+      .Key("threads")
+      .Int(p.threads)
+      .Key("seed")
+      .Uint(p.seed)
+      .Key("scale_pos_weight")
+      .Double(scale_pos_weight)
+      .Key("min_child_weight")
+      .Double(p.min_child_weight)
+      .Key("subsample")
+      .Double(p.subsample)
+      .Key("colsample_bytree")
+      .Double(p.colsample_bytree)
+      .Key("lambda")
+      .Double(p.lambda)
+      .Key("tree_method")
+      .String(p.tree_method)
+      .EndObject();
+}
+
+}  // namespace
+
+Result<TrainResult> Train(const TrainOptions& options, const Log& log) {
+  auto say = [&log](const std::string& text) {
+    if (log) log(text);
+  };
+  if (!(options.holdout_fraction > 0 && options.holdout_fraction < 1)) {
+    return InvalidArgument("holdout fraction must be in (0, 1)", "holdout");
+  }
+  if (!(options.alert_rate > 0 && options.alert_rate <= 1)) {
+    return InvalidArgument("alert rate must be in (0, 1]", "alert-rate");
+  }
+  if (options.booster.rounds < 1 || options.booster.max_depth < 1 || !(options.booster.eta > 0)) {
+    return InvalidArgument("rounds and depth must be >= 1 and eta > 0", "rounds");
+  }
+  std::error_code ec;
+  std::filesystem::create_directories(options.out_dir, ec);
+  if (ec) return Internal(options.out_dir + ": cannot create: " + ec.message());
+
+  const auto start = std::chrono::steady_clock::now();
+  say("reading " + options.reader.path + " and computing features");
+  VERDICT_ASSIGN_OR_RETURN(TrainingSet set, LoadTrainingSet(options.reader, [&](size_t rows) {
+                             say("features: " + std::to_string(rows) + " rows");
+                           }));
+  TrainResult result;
+  result.input = options.reader.path;
+  result.format = set.format;
+  result.rows = set.rows;
+  result.bad_rows = set.stats.bad_rows;
+  result.unlabelled_rows = set.rows - set.labelled_rows;
+  result.accounts = set.accounts;
+  result.features_seconds = SecondsSince(start);
+  result.split_us = HoldoutSplitTime(set, options.holdout_fraction);
+
+  std::vector<float> train_x;
+  std::vector<float> train_y;
+  std::vector<size_t> holdout_rows;
+  std::vector<size_t> train_rows;
+  for (size_t i = 0; i < set.rows; ++i) {
+    if (!set.labelled[i]) continue;
+    if (set.timestamps[i] < result.split_us) {
+      train_rows.push_back(i);
+      train_x.insert(train_x.end(), set.Row(i), set.Row(i) + kFeatureCount);
+      train_y.push_back(set.labels[i]);
+      result.train_positives += set.labels[i];
+    } else {
+      holdout_rows.push_back(i);
+      result.holdout_positives += set.labels[i];
+    }
+  }
+  result.train_rows = train_rows.size();
+  result.holdout_rows = holdout_rows.size();
+  if (holdout_rows.empty()) return InvalidArgument("the hold-out part is empty", "holdout");
+  say("split at " + FormatRfc3339Micros(result.split_us) + ": " +
+      std::to_string(result.train_rows) + " training rows (" +
+      std::to_string(result.train_positives) + " laundering), " +
+      std::to_string(result.holdout_rows) + " held out (" +
+      std::to_string(result.holdout_positives) + " laundering)");
+
+  std::vector<std::string> names(kFeatureNames.begin(), kFeatureNames.end());
+  const double scale_pos_weight =
+      options.booster.scale_pos_weight >= 0
+          ? options.booster.scale_pos_weight
+          : (result.train_positives == 0
+                 ? 1.0
+                 : static_cast<double>(result.train_rows - result.train_positives) /
+                       static_cast<double>(result.train_positives));
+  BoosterParams params = options.booster;
+  params.scale_pos_weight = scale_pos_weight;
+  const auto train_start = std::chrono::steady_clock::now();
+  say("training " + std::to_string(params.rounds) + " rounds, depth " +
+      std::to_string(params.max_depth));
+  VERDICT_ASSIGN_OR_RETURN(std::string model_json,
+                           TrainBooster(train_x, train_y, names, params, [&](int round) {
+                             if ((round + 1) % 50 == 0) say("round " + std::to_string(round + 1));
+                           }));
+  result.training_seconds = SecondsSince(train_start);
+  train_x = {};
+  train_y = {};
+
+  // Scored with the engine's evaluator, as served.
+  VERDICT_ASSIGN_OR_RETURN(auto forest, model::Forest::LoadXGBoostJson(model_json));
+  result.sha256 = Sha256Hex(model_json);
+  result.trees = forest->num_trees();
+  result.model_bytes = model_json.size();
+  auto score = [&](size_t i) { return forest->Probability(forest->PredictMargin(set.Row(i))); };
+
+  std::vector<double> scores;
+  std::vector<uint8_t> labels;
+  std::vector<std::string> typologies;
+  std::optional<AccountEvaluator> accounts;
+  if (!set.fraud_step.empty()) accounts.emplace(set.fraud_step);
+  for (size_t i : holdout_rows) {
+    scores.push_back(score(i));
+    labels.push_back(set.labels[i]);
+    typologies.push_back(set.typologies[i]);
+    if (accounts) {
+      accounts->Add(set.senders[i], set.receivers[i],
+                    (set.timestamps[i] - options.reader.amlsim_epoch_us) / kMicrosPerDay,
+                    scores.back());
+    }
+  }
+  result.holdout = EvaluateAtRate(scores, labels, typologies, options.alert_rate);
+  if (accounts) result.holdout_accounts = accounts->Evaluate(options.alert_rate);
+
+  // Reference distributions of every feature and of the score on the training rows.
+  say("building reference distributions");
+  monitor::ReferenceBuilder reference(names);
+  const size_t step = std::max<size_t>(
+      1, (train_rows.size() + options.reference_max_rows - 1) / options.reference_max_rows);
+  std::vector<double> row(kFeatureCount);
+  for (size_t k = 0; k < train_rows.size(); k += step) {
+    const float* r = set.Row(train_rows[k]);
+    for (size_t f = 0; f < kFeatureCount; ++f) row[f] = r[f];
+    VERDICT_RETURN_IF_ERROR(reference.AddRow(row, score(train_rows[k])));
+  }
+  VERDICT_ASSIGN_OR_RETURN(monitor::ReferenceDistribution distribution, reference.Build());
+
+  std::string manifest;
+  JsonWriter w(manifest);
+  w.BeginObject()
+      .Key("schema")
+      .String(kManifestSchema)
+      .Key("name")
+      .String(options.name)
+      .Key("version")
+      .String(options.version)
+      .Key("feature_schema")
+      .String(kFeatureSchemaVersion)
+      .Key("features")
+      .BeginArray();
+  for (const std::string& n : names) w.String(n);
+  w.EndArray()
+      .Key("sha256")
+      .String(result.sha256)
+      .Key("trained_at")
+      .String(FormatRfc3339Micros(std::chrono::duration_cast<std::chrono::microseconds>(
+                                      std::chrono::system_clock::now().time_since_epoch())
+                                      .count()))
+      .Key("trainer")
+      .String("verdict train (XGBoost " + XgboostVersion() + " C API)")
+      .Key("input")
+      .String(options.reader.path)
+      .Key("format")
+      .String(CsvFormatName(set.format))
+      .Key("rows")
+      .Uint(result.rows)
+      .Key("bad_rows")
+      .Uint(result.bad_rows)
+      .Key("unlabelled_rows")
+      .Uint(result.unlabelled_rows)
+      .Key("positives")
+      .Uint(set.positives)
+      .Key("split")
+      .BeginObject()
+      .Key("holdout_fraction")
+      .Double(options.holdout_fraction)
+      .Key("holdout_from")
+      .String(FormatRfc3339Micros(result.split_us))
+      .Key("train_rows")
+      .Uint(result.train_rows)
+      .Key("train_positives")
+      .Uint(result.train_positives)
+      .Key("holdout_rows")
+      .Uint(result.holdout_rows)
+      .Key("holdout_positives")
+      .Uint(result.holdout_positives)
+      .EndObject()
+      .Key("params");
+  WriteParams(w, params, scale_pos_weight);
+  w.Key("trees").Uint(result.trees).Key("alert_rate").Double(options.alert_rate);
+  w.Key("holdout");
+  WriteDetectionJson(w, result.holdout);
+  if (result.holdout_accounts) {
+    w.Key("holdout_accounts");
+    WriteAccountJson(w, *result.holdout_accounts);
+  }
+  w.EndObject();
+  manifest += "\n";
+  result.manifest_json = manifest;
+
+  VERDICT_RETURN_IF_ERROR(WriteFileAtomically(options.out_dir + "/" + kModelFile, model_json));
+  VERDICT_RETURN_IF_ERROR(
+      monitor::WriteReferenceFile(distribution, options.out_dir + "/" + kReferenceFile));
+  VERDICT_RETURN_IF_ERROR(WriteFileAtomically(options.out_dir + "/" + kManifestFile, manifest));
+  say("wrote " + options.out_dir + " (" + std::to_string(result.trees) + " trees, " +
+      std::to_string(model_json.size()) + " bytes)");
+  return result;
+}
+
+}  // namespace verdict::training

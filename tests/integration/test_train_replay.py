@@ -1,0 +1,103 @@
+#!/usr/bin/python3
+"""verdict sim -> train -> replay on a small simulated history: every typology is detected.
+
+Bounds: on this set (seed 5; the replay covers the training period too, so this checks the
+pipeline end to end, not generalization: docs/PERFORMANCE.md has the hold-out figures) the
+measured per-typology recall of review+block with the demo policy, and of the model score at a
+2% alert rate, was 1.0 for all seven typologies (2026-12-02). The test asserts > 0.7, so small
+simulator changes do not break it while a typology the pipeline misses still fails it.
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from verdict_process import BINARY, SOURCE_DIR  # noqa: E402
+
+TYPOLOGIES = {"structuring", "fan_in", "fan_out", "cycle", "pass_through",
+              "dormant_activation", "high_risk_corridor"}
+
+
+def run(*args):
+    out = subprocess.run([BINARY, *args], capture_output=True, text=True, timeout=600)
+    if out.returncode != 0:
+        raise AssertionError(f"verdict {' '.join(args)} failed ({out.returncode}): {out.stderr}")
+    return out.stdout
+
+
+class TrainReplayTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.data = os.path.join(cls.tmp.name, "sim.csv")
+        cls.model = os.path.join(cls.tmp.name, "model")
+        run("sim", "--accounts", "4000", "--days", "30", "--seed", "5",
+            "--patterns-per-typology", "8", "--out", cls.data)
+        cls.train = json.loads(run("train", "--input", cls.data, "--out", cls.model,
+                                   "--rounds", "60", "--threads", "2", "--json"))
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def test_model_directory(self):
+        for name in ("model.json", "manifest.json", "reference.json"):
+            self.assertTrue(os.path.exists(os.path.join(self.model, name)), name)
+        with open(os.path.join(self.model, "manifest.json")) as f:
+            manifest = json.load(f)
+        self.assertEqual(manifest["feature_schema"], "features-2")
+        self.assertEqual(len(manifest["features"]), 73)
+        self.assertEqual(manifest["params"]["objective"], "binary:logistic")
+        self.assertGreater(manifest["split"]["train_positives"], 0)
+        self.assertGreater(manifest["holdout"]["pr_auc"], 0.5)
+        with open(os.path.join(self.model, "reference.json")) as f:
+            reference = json.load(f)
+        self.assertEqual(reference["schema"], "reference-1")
+        self.assertEqual(len(reference["features"]), 73)
+        self.assertEqual(reference["score"]["name"], "score")
+
+    def test_replay_detects_every_typology(self):
+        policy = os.path.join(SOURCE_DIR, "config", "policy", "demo.policy")
+        decisions = os.path.join(self.tmp.name, "decisions.jsonl")
+        report = json.loads(run("replay", "--input", self.data, "--model", self.model,
+                                "--policy", policy, "--alert-rate", "0.02", "--json",
+                                "--quiet", "--decisions", decisions))
+        self.assertEqual(report["bad_rows"], 0)
+        self.assertEqual(report["errors"], 0)
+        self.assertEqual(sum(report["outcomes"].values()), report["transactions"])
+        self.assertEqual(report["paths"]["model"], report["transactions"])
+        self.assertEqual(set(report["recall_by_typology"]), TYPOLOGIES)
+        for typology, recall in report["recall_by_typology"].items():
+            self.assertGreater(recall, 0.7, typology)
+        by_score = report["score_detection"]["recall_by_typology"]
+        for typology in TYPOLOGIES:
+            self.assertGreater(by_score[typology]["recall"], 0.7, typology)
+        with open(decisions) as f:
+            lines = f.read().splitlines()
+        self.assertEqual(len(lines), report["transactions"])
+        first = json.loads(lines[0])
+        self.assertEqual(first["row"], 0)
+        self.assertIn(first["outcome"], ("allow", "review", "block"))
+
+    def test_backtest_against_fixed_rules(self):
+        policy = os.path.join(SOURCE_DIR, "config", "policy", "demo.policy")
+        report = json.loads(run("backtest", "--input", self.data, "--policy", policy,
+                                "--model", self.model, "--json", "--quiet"))
+        self.assertEqual(sum(report["baseline"]["outcomes"].values()), report["transactions"])
+        self.assertEqual(sum(report["candidate"]["outcomes"].values()), report["transactions"])
+        changed = sum(n for b, row in report["matrix"].items() for a, n in row.items() if a != b)
+        self.assertEqual(changed, report["changed"])
+        self.assertEqual(report["candidate"]["version"], "1")
+
+    def test_unlabelled_or_missing_input_is_a_clear_error(self):
+        out = subprocess.run([BINARY, "train", "--input", "/nonexistent.csv", "--out",
+                              os.path.join(self.tmp.name, "x")], capture_output=True, text=True)
+        self.assertNotEqual(out.returncode, 0)
+        self.assertIn("nonexistent.csv", out.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
