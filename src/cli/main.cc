@@ -3,11 +3,15 @@
 #include <cstdio>
 
 #include "cli/audit_command.h"
+#include "cli/backtest_command.h"
 #include "cli/features_command.h"
+#include "cli/keys_command.h"
 #include "cli/model_command.h"
 #include "cli/policy_command.h"
+#include "cli/replay_command.h"
 #include "cli/serve_command.h"
 #include "cli/sim_command.h"
+#include "cli/train_command.h"
 
 namespace {
 
@@ -36,6 +40,10 @@ int main(int argc, char** argv) {
   verdict::RegisterPolicyCommand(app);
   verdict::RegisterSimCommand(app);
   verdict::RegisterFeaturesCommand(app);
+  verdict::RegisterTrainCommand(app);
+  verdict::RegisterReplayCommand(app);
+  verdict::RegisterBacktestCommand(app);
+  verdict::RegisterKeysCommand(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,5 +1,6 @@
 #include "cli/serve_command.h"
 
+#include <fmt/ranges.h>
 #include <signal.h>
 #include <spdlog/spdlog.h>
 
@@ -8,9 +9,12 @@
 #include <memory>
 
 #include "api/http_server.h"
+#include "engine/drift_routes.h"
 #include "engine/engine.h"
 #include "engine/engine_options.h"
 #include "engine/http_routes.h"
+#include "engine/key_routes.h"
+#include "engine/lifecycle_routes.h"
 
 namespace verdict {
 namespace {
@@ -20,6 +24,7 @@ struct ServeFlags {
   std::string listen;
   std::string data_dir;
   std::string port_file;
+  bool insecure_dev = false;
 };
 
 int Serve(const ServeFlags& flags) {
@@ -63,6 +68,36 @@ int Serve(const ServeFlags& flags) {
   }
   Router router;
   RegisterEngineRoutes(**engine, metrics, router);
+  RegisterLifecycleRoutes(**engine, router);
+  RegisterDriftRoutes(**engine, router);
+  // API keys live in the journal's registry; every key change is journaled.
+  JournalKeyStorage key_storage((*engine)->journal());
+  Result<std::unique_ptr<security::KeyStore>> keys =
+      security::KeyStore::Open(key_storage, JournalKeyAudit((*engine)->journal()));
+  if (!keys.ok()) {
+    spdlog::error("API keys: {}", keys.status().message());
+    return 2;
+  }
+  RegisterKeyRoutes(**keys, SystemClock::Instance(), router);
+  InsecureDevAuthenticator dev_authenticator;
+  if (flags.insecure_dev) {
+    router.SetAuthenticator(&dev_authenticator);
+    for (int i = 0; i < 3; ++i) {
+      spdlog::warn(
+          "INSECURE DEV MODE (--insecure-dev): NO AUTHENTICATION; every request is tenant 'dev' "
+          "with every role. Never use this outside a developer's machine.");
+    }
+  } else {
+    router.SetAuthenticator(keys->get());
+    spdlog::info("authentication: {} API keys loaded; routes open without a key: {}",
+                 (*keys)->size(), fmt::join(router.PublicRoutes(), ", "));
+    if ((*keys)->size() == 0) {
+      spdlog::warn(
+          "no API keys exist: create one with `verdict keys create --data-dir {} "
+          "--tenant T --role admin` on the stopped engine",
+          options.data_dir);
+    }
+  }
   Result<std::unique_ptr<HttpServer>> server = HttpServer::Create(options.server, router, metrics);
   if (!server.ok()) {
     spdlog::error("{}", server.status().message());
@@ -99,6 +134,8 @@ void RegisterServeCommand(CLI::App& app) {
   cmd->add_option("--data-dir", flags->data_dir, "State directory; overrides engine.data_dir");
   cmd->add_option("--port-file", flags->port_file,
                   "Write the bound port to this file once listening (for tests and scripts)");
+  cmd->add_flag("--insecure-dev", flags->insecure_dev,
+                "No API keys: every request is tenant 'dev' with every role (development only)");
   cmd->callback([flags] { throw CLI::RuntimeError(Serve(*flags)); });
 }
 

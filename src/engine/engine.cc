@@ -2,7 +2,9 @@
 
 #include <spdlog/spdlog.h>
 
+#include <filesystem>
 #include <future>
+#include <limits>
 #include <mutex>
 
 #include "api/transaction_json.h"
@@ -22,6 +24,25 @@ constexpr size_t kTopContributions = 4;
 // Until tenants and keys exist (issue 9), everything belongs to one tenant and principal.
 constexpr std::string_view kDefaultTenant = "default";
 constexpr std::string_view kDefaultPrincipal = "anonymous";
+
+// The lifecycle's registry and active set live in the journal's registry column family.
+class JournalRegistryStore final : public lifecycle::RegistryStore {
+ public:
+  explicit JournalRegistryStore(journal::Journal& journal) : journal_(journal) {}
+  Status Put(std::string_view key, std::string_view value) override {
+    return journal_.PutRegistry(key, value);
+  }
+  Result<std::optional<std::string>> Get(std::string_view key) const override {
+    return journal_.GetRegistry(key);
+  }
+  Result<std::vector<std::pair<std::string, std::string>>> List(
+      std::string_view prefix) const override {
+    return journal_.ListRegistry(prefix);
+  }
+
+ private:
+  journal::Journal& journal_;
+};
 
 }  // namespace
 
@@ -70,13 +91,6 @@ Result<std::unique_ptr<Engine>> Engine::Create(const EngineOptions& options,
     }
     engine->policy_.store(std::make_shared<const ActivePolicy>(std::move(compiled).value()));
   }
-  if (!options.model.path.empty()) {
-    VERDICT_ASSIGN_OR_RETURN(engine->model_, ModelStage::Create(options.model, kFeatureNames));
-    spdlog::info("model {} v{} ({} trees, sha256 {})", options.model.name, options.model.version,
-                 engine->model_->forest().num_trees(), engine->model_->ref().sha256.substr(0, 12));
-  } else {
-    spdlog::warn("no model configured (model.path): every decision takes the fallback path");
-  }
   journal::JournalOptions journal_options;
   journal_options.data_dir = options.data_dir + "/journal";
   journal_options.durability =
@@ -102,6 +116,28 @@ Result<std::unique_ptr<Engine>> Engine::Create(const EngineOptions& options,
   spdlog::info("journal: {} records recovered in {:.3f} s ({} durability)",
                engine->journal_->durable_sequence(), engine->journal_->recovery_seconds(),
                options.journal.sync ? "sync" : "ASYNC: acknowledged decisions can be lost");
+  VERDICT_ASSIGN_OR_RETURN(engine->cases_,
+                           cases::CaseStore::Open(*engine->journal_, engine->case_feed_, clock));
+  VERDICT_RETURN_IF_ERROR(engine->StartModels(metrics));
+  // Drift watch for the configured model: reference.json beside its model file.
+  if (options.drift.enabled && !options.model.path.empty()) {
+    const std::string reference_path =
+        (std::filesystem::path(options.model.path).parent_path() / "reference.json").string();
+    if (std::filesystem::exists(reference_path)) {
+      auto reference = monitor::ReadReferenceFile(reference_path);
+      if (!reference.ok()) return Status(reference.status().code(), reference.status().message(), "model.path");
+      VERDICT_ASSIGN_OR_RETURN(
+          engine->drift_,
+          monitor::DriftMonitor::Create(options.drift, std::move(reference).value(), kFeatureNames,
+                                        options.model.name, options.model.version, metrics, clock));
+      engine->drift_->Start();
+      spdlog::info("drift: watching {} features of {} v{} against {}",
+                   engine->drift_->feature_names().size(), options.model.name,
+                   options.model.version, reference_path);
+    } else {
+      spdlog::warn("drift: no {} beside the model; drift watch is off", reference_path);
+    }
+  }
   engine->breaker_ = std::make_unique<CircuitBreaker>(options.sched.breaker);
   engine->scheduler_ = std::make_unique<Scheduler>(options.sched, clock, metrics);
   spdlog::info("engine: {} workers, {} account stripes, rules {} ({}){}",
@@ -109,6 +145,55 @@ Result<std::unique_ptr<Engine>> Engine::Create(const EngineOptions& options,
                engine->policy()->ref().version, engine->policy()->ref().sha256.substr(0, 12),
                options.sched.fifo ? ", FIFO scheduling (baseline mode)" : "");
   return engine;
+}
+
+Status Engine::StartModels(MetricsRegistry& metrics) {
+  std::optional<lifecycle::ModelUpload> configured;
+  if (!options_.model.path.empty()) {
+    auto read = lifecycle::ModelRegistry::ReadFromPath(options_.model.path, options_.model.name,
+                                                       options_.model.version, size_t{256} << 20);
+    if (!read.ok()) {
+      return InvalidArgument("model " + options_.model.path + ": " + read.status().message(),
+                             "model.path");
+    }
+    configured = std::move(read).value();
+  }
+  lifecycle::LifecycleOptions lo;
+  lo.registry.models_dir = options_.data_dir + "/models";
+  lo.registry.schema = kFeatureNames;
+  lo.registry.schema_version = kFeatureSchemaVersion;
+  lo.rollout = options_.lifecycle.rollout;
+  if (lo.rollout.candidate_p99_budget_us == 0) {
+    lo.rollout.candidate_p99_budget_us = options_.model_budget_us;
+  }
+  lo.tick_interval_ms = options_.lifecycle.tick_ms;
+  lo.history_limit = options_.lifecycle.history_limit;
+  registry_store_ = std::make_unique<JournalRegistryStore>(*journal_);
+  journal::Journal* journal = journal_.get();
+  auto admin_log = [journal](const lifecycle::AdminChange& change) {
+    return journal->RecordAdminEvent(journal::AdminEvent{change.actor.tenant,
+                                                         change.actor.principal, change.action,
+                                                         change.object, change.details_json});
+  };
+  VERDICT_ASSIGN_OR_RETURN(
+      models_, lifecycle::ModelLifecycle::Create(lo, *registry_store_, admin_log, clock_, &metrics));
+  Status started = models_->Start(configured);
+  if (!started.ok()) {
+    if (configured) {
+      return Status(started.code(), "model " + options_.model.path + ": " + started.message(),
+                    started.field());
+    }
+    return started;
+  }
+  const auto set = models_->current();
+  if (set->primary) {
+    const ModelRef& ref = set->primary->ref();
+    spdlog::info("model {} v{} ({} trees, sha256 {})", ref.name, ref.version,
+                 set->primary->forest().num_trees(), ref.sha256.substr(0, 12));
+  } else {
+    spdlog::warn("no model configured (model.path): every decision takes the fallback path");
+  }
+  return Status::Ok();
 }
 
 Status Engine::AdmissionStatus(Scheduler::Admission admission) const {
@@ -122,6 +207,13 @@ Status Engine::AdmissionStatus(Scheduler::Admission admission) const {
       return Unavailable("the engine's queue is full; retry shortly");
     case Scheduler::Admission::kStopping:
       return Unavailable("the engine is stopping");
+    case Scheduler::Admission::kRateLimited:
+      return Status(StatusCode::kResourceExhausted,
+                    "the tenant is over its rate limit; retry after the indicated delay", "tenant");
+    case Scheduler::Admission::kTenantFull:
+      return Status(StatusCode::kResourceExhausted,
+                    "the tenant's share of the queue is full; retry after the indicated delay",
+                    "tenant");
   }
   return Unavailable("not admitted");
 }
@@ -148,6 +240,9 @@ Status Engine::SubmitBatch(std::vector<Result<Transaction>> items, int64_t recei
       deadline_ms = item->deadline_ms;
     }
   }
+  // Each item counts towards the tenant's rate limit and fair share. Until requests carry
+  // their caller's tenant (issue 9), the default tenant's.
+  const Scheduler::Submission submission{kDefaultTenantId, static_cast<uint32_t>(items.size())};
   return AdmissionStatus(scheduler_->Submit(
       priority, deadline_ms, received_ns / 1000,
       [this, items = std::move(items), received_ns, done = std::move(done)](
@@ -186,7 +281,8 @@ Status Engine::SubmitBatch(std::vector<Result<Transaction>> items, int64_t recei
           Decide(*items[i], received_ns, fallback || late,
                  [complete, i](Result<Decision> d) { complete(i, std::move(d)); });
         }
-      }));
+      },
+      submission));
 }
 
 Result<Decision> Engine::DecideAndWait(const Transaction& txn, int64_t received_ns, bool fallback) {
@@ -211,10 +307,21 @@ void Engine::Decide(const Transaction& txn, int64_t received_ns, bool fallback,
   const std::shared_ptr<const ActivePolicy> active_policy = policy_.load();
   decision->policy = active_policy->ref();
 
-  const ModelStage* model = model_.get();
+  // One model set for the whole decision, whatever is activated meanwhile (I4): the sender's
+  // account says whether the canary or the primary decides.
+  const std::shared_ptr<const lifecycle::ModelSet> models = models_->current();
+  const lifecycle::ModelSet::Assignment assigned = models->Assign(txn.sender.ref.account);
+  const lifecycle::ScoringModel* model = assigned.decider;
   std::string fallback_why;
+  // Drift level 3 freezes the model it watches until an operator clears it.
+  const bool drift_watched = drift_ != nullptr && model != nullptr &&
+                             model->ref().name == drift_->model_name() &&
+                             model->ref().version == drift_->model_version();
+  const bool drift_frozen = drift_watched && drift_->frozen();
   if (model == nullptr) {
     fallback_why = "no model is configured";
+  } else if (drift_frozen) {
+    fallback_why = "drift level 3 froze the model until an operator clears it";
   } else if (fallback) {
     fallback_why = "the model could not finish before the deadline";
   }
@@ -278,8 +385,9 @@ void Engine::Decide(const Transaction& txn, int64_t received_ns, bool fallback,
         decision->reasons = std::move(policy.reasons);
         decision->score = score.value_or(0);
         if (!use_model) {
-          decision->reasons.push_back(
-              {"FALLBACK", "scheduler", "decided by rules alone: " + fallback_why});
+          decision->reasons.push_back({drift_frozen ? "DRIFT_FREEZE" : "FALLBACK",
+                                       drift_frozen ? "drift" : "scheduler",
+                                       "decided by rules alone: " + fallback_why});
         }
 
         // Applied in memory and journaled under the same locks, so journal order is the order of
@@ -307,8 +415,14 @@ void Engine::Decide(const Transaction& txn, int64_t received_ns, bool fallback,
           entry.state_updates.push_back(
               {txn.receiver.ref.account, EncodeAccountState(receiver), false});
         }
+        // A review or block decision opens a case once durable; commit callbacks run in
+        // sequence order, which the case store's high-water mark relies on.
+        std::shared_ptr<cases::CaseFeed> case_feed =
+            decision->outcome != Outcome::kAllow ? case_feed_ : nullptr;
         Result<uint64_t> enqueued = journal_->Enqueue(
-            std::move(entry), [completion](const Result<journal::CommitInfo>& commit) {
+            std::move(entry),
+            [completion, case_feed](const Result<journal::CommitInfo>& commit) {
+              if (case_feed != nullptr && commit.ok()) case_feed->Push(commit->seq);
               std::function<void(const Result<journal::CommitInfo>&)> answer;
               {
                 std::lock_guard lock(completion->mu);
@@ -337,9 +451,15 @@ void Engine::Decide(const Transaction& txn, int64_t received_ns, bool fallback,
       done(*stored);
     });
   }
+  if (drift_watched) {
+    drift_->Observe(features, score.value_or(std::numeric_limits<double>::quiet_NaN()));
+  }
   int64_t policy_done_ns = clock_.MonotonicNanos();
+  const int64_t score_us = MicrosBetween(features_done_ns, model_done_ns);
+  const double decided_score = decision->score;
+  const Outcome decided_outcome = decision->outcome;
   if (use_model) {
-    const int64_t model_us = MicrosBetween(features_done_ns, model_done_ns);
+    const int64_t model_us = score_us;
     if (model_us > options_.model_budget_us) {
       metrics_.model_overruns->Increment();
       breaker_->RecordFailure(model_done_ns / 1000);
@@ -401,6 +521,32 @@ void Engine::Decide(const Transaction& txn, int64_t received_ns, bool fallback,
     }
   }
   if (already) answer(*already);
+
+  // The candidate's comparison runs after the answer is handed off, so it never delays this
+  // decision; it is skipped on the fallback path, where the deadline is already tight.
+  if (use_model && assigned.observer != nullptr) {
+    CompareModels(txn, view, *active_policy, *models, assigned, decided_score, decided_outcome,
+                  score_us);
+  }
+}
+
+void Engine::CompareModels(const Transaction& txn, const FeatureView& view,
+                           const ActivePolicy& policy, const lifecycle::ModelSet& models,
+                           const lifecycle::ModelSet::Assignment& assigned, double decided_score,
+                           Outcome decided_outcome, int64_t decided_model_us) {
+  if (models.stats == nullptr) return;
+  const int64_t start_ns = clock_.MonotonicNanos();
+  const double other_score = assigned.observer->Score(view);
+  const int64_t other_us = MicrosBetween(start_ns, clock_.MonotonicNanos());
+  const Outcome other_outcome = policy.Evaluate(txn, view, other_score).outcome;
+  lifecycle::DivergenceStats& stats = *models.stats;
+  if (assigned.candidate_decides) {
+    stats.RecordCandidateLatency(decided_model_us);
+    stats.RecordComparison(other_score, other_outcome, decided_score, decided_outcome);
+  } else {
+    stats.RecordCandidateLatency(other_us);
+    stats.RecordComparison(decided_score, decided_outcome, other_score, other_outcome);
+  }
 }
 
 void Engine::ActivatePolicy(std::shared_ptr<const CompiledPolicy> compiled) {

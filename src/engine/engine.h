@@ -18,9 +18,11 @@
 #include "core/transaction.h"
 #include "engine/active_policy.h"
 #include "engine/engine_options.h"
-#include "engine/model_stage.h"
 #include "features/account_store.h"
+#include "cases/case_store.h"
 #include "journal/journal.h"
+#include "lifecycle/model_lifecycle.h"
+#include "monitor/drift_monitor.h"
 #include "policy/fixed_rules.h"
 #include "sched/circuit_breaker.h"
 #include "sched/scheduler.h"
@@ -59,6 +61,16 @@ class Engine {
   std::shared_ptr<const ActivePolicy> policy() const { return policy_.load(); }
   void ActivatePolicy(std::shared_ptr<const CompiledPolicy> compiled);
 
+  // Models: registry, the active set (primary, shadow or canary) and the rollout.
+  lifecycle::ModelLifecycle& models() { return *models_; }
+  // The journal (API keys live in its registry; admin events go into its chain).
+  journal::Journal& journal() { return *journal_; }
+  // Analyst cases: one per durable review or block decision (docs/cases.md).
+  cases::CaseStore& cases() { return *cases_; }
+  // The configured model's drift monitor (docs/drift.md); null when the model directory has no
+  // reference.json or [drift] enabled = false.
+  monitor::DriftMonitor* drift() { return drift_.get(); }
+
   // Stored decisions (the journal's committed records), for the read routes.
   Result<std::optional<Decision>> FindDecision(const Uuid& decision_id) const;
   Result<std::optional<Decision>> FindDecisionForTransaction(std::string_view transaction_id) const;
@@ -84,15 +96,33 @@ class Engine {
     Gauge* breaker_open;
   };
   Status AdmissionStatus(Scheduler::Admission admission) const;
+  // Opens the model lifecycle on the journal's registry; registers and activates the
+  // configured model, or restores the persisted active set.
+  Status StartModels(MetricsRegistry& metrics);
+  // Scores the transaction with the model that did not decide it and records how the two
+  // differ (shadow and canary statistics). After the answer is handed off; never acted on.
+  void CompareModels(const Transaction& txn, const FeatureView& view, const ActivePolicy& policy,
+                     const lifecycle::ModelSet& models,
+                     const lifecycle::ModelSet::Assignment& assigned, double decided_score,
+                     Outcome decided_outcome, int64_t decided_model_us);
 
   EngineOptions options_;
   const Clock& clock_;
   UuidV7Generator ids_;
   AccountStore accounts_;
   std::atomic<std::shared_ptr<const ActivePolicy>> policy_;
-  std::shared_ptr<const ModelStage> model_;  // null: no model configured
   std::unique_ptr<CircuitBreaker> breaker_;
   std::unique_ptr<journal::Journal> journal_;
+  // Durable review/block decisions go from the commit callbacks to the case store; shared, so
+  // a callback after the store has stopped (the journal's final flush) is harmless.
+  std::shared_ptr<cases::CaseFeed> case_feed_ = std::make_shared<cases::CaseFeed>();
+  // After the journal, so it stops (and closes the feed) before the journal closes.
+  std::unique_ptr<cases::CaseStore> cases_;
+  // After the journal (its registry and admin events), so it stops before the journal closes.
+  std::unique_ptr<lifecycle::RegistryStore> registry_store_;
+  std::unique_ptr<lifecycle::ModelLifecycle> models_;
+  // Before the scheduler, so that workers (which call Observe) stop before it goes.
+  std::unique_ptr<monitor::DriftMonitor> drift_;
   StageMetrics metrics_{};
   // Last, so that it stops (and drains) before the members its tasks use are destroyed.
   std::unique_ptr<Scheduler> scheduler_;

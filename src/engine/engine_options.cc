@@ -85,6 +85,22 @@ class TableReader {
     return Status::Ok();
   }
 
+  Status DoubleArray(std::string_view key, std::vector<double>* out) {
+    const toml::node* node = Take(key);
+    if (node == nullptr) return Status::Ok();
+    const toml::array* array = node->as_array();
+    if (array == nullptr) {
+      return InvalidArgument(Name(key) + " must be an array of numbers", Name(key));
+    }
+    out->clear();
+    for (const toml::node& item : *array) {
+      auto value = item.value<double>();
+      if (!value) return InvalidArgument(Name(key) + " must be an array of numbers", Name(key));
+      out->push_back(*value);
+    }
+    return Status::Ok();
+  }
+
   // Fails on the first key that no call asked for.
   Status RejectUnknown() const {
     if (table_ == nullptr) return Status::Ok();
@@ -191,6 +207,68 @@ Status ReadJournal(TableReader& r, EngineOptions* o) {
   return r.RejectUnknown();
 }
 
+Status ReadLifecycle(TableReader& r, EngineOptions* o) {
+  lifecycle::RolloutOptions& ro = o->lifecycle.rollout;
+  VERDICT_RETURN_IF_ERROR(r.DoubleArray("stages", &ro.stages));
+  double dwell_s = static_cast<double>(ro.stage_dwell_us) * 1e-6;
+  VERDICT_RETURN_IF_ERROR(r.Double("stage_dwell_s", &dwell_s, 0, 30.0 * 86400));
+  ro.stage_dwell_us = static_cast<int64_t>(dwell_s * 1e6);
+  VERDICT_RETURN_IF_ERROR(r.Double("max_outcome_divergence", &ro.max_outcome_divergence, 0, 1));
+  VERDICT_RETURN_IF_ERROR(
+      r.Integer("candidate_p99_budget_us", &ro.candidate_p99_budget_us, 0, 10'000'000));
+  VERDICT_RETURN_IF_ERROR(r.Integer("min_comparisons", &ro.min_comparisons, 0, 1'000'000'000));
+  VERDICT_RETURN_IF_ERROR(r.Integer("min_timings", &ro.min_timings, 0, 1'000'000'000));
+  VERDICT_RETURN_IF_ERROR(r.Integer("tick_ms", &o->lifecycle.tick_ms, 10, 3'600'000));
+  VERDICT_RETURN_IF_ERROR(r.Integer("history_limit", &o->lifecycle.history_limit, 1, 1000));
+  lifecycle::RolloutOptions check = ro;
+  if (check.candidate_p99_budget_us == 0) check.candidate_p99_budget_us = 1;
+  VERDICT_RETURN_IF_ERROR(lifecycle::ValidateRolloutOptions(check, "lifecycle."));
+  return r.RejectUnknown();
+}
+
+// [drift]: the live drift monitor (monitor::DriftOptions, docs/drift.md).
+Status ReadDrift(TableReader& r, EngineOptions* o) {
+  monitor::DriftOptions& d = o->drift;
+  VERDICT_RETURN_IF_ERROR(r.Boolean("enabled", &d.enabled));
+  auto whole_numbers = [&r](std::string_view key, auto* out) -> Status {
+    if (!r.Has(key)) return Status::Ok();
+    std::vector<double> values;
+    VERDICT_RETURN_IF_ERROR(r.DoubleArray(key, &values));
+    out->clear();
+    for (double v : values) {
+      if (!(v >= 1 && v <= 1e9) || v != static_cast<double>(static_cast<int64_t>(v))) {
+        return InvalidArgument(r.Name(key) + " must hold whole numbers from 1 to 1e9", r.Name(key));
+      }
+      out->push_back(static_cast<typename std::remove_pointer_t<decltype(out)>::value_type>(v));
+    }
+    return Status::Ok();
+  };
+  VERDICT_RETURN_IF_ERROR(whole_numbers("windows_s", &d.windows_s));
+  VERDICT_RETURN_IF_ERROR(whole_numbers("count_windows", &d.count_windows));
+  VERDICT_RETURN_IF_ERROR(r.Integer("min_count", &d.min_count, 1, int64_t{1} << 40));
+  VERDICT_RETURN_IF_ERROR(r.Double("l1", &d.l1, 0, 1e6));
+  VERDICT_RETURN_IF_ERROR(r.Double("l2", &d.l2, 0, 1e6));
+  VERDICT_RETURN_IF_ERROR(r.Double("l3", &d.l3, 0, 1e6));
+  VERDICT_RETURN_IF_ERROR(r.Double("weight_kl", &d.weights.kl, 0, 1e6));
+  VERDICT_RETURN_IF_ERROR(r.Double("weight_js", &d.weights.js, 0, 1e6));
+  VERDICT_RETURN_IF_ERROR(r.Double("weight_psi", &d.weights.psi, 0, 1e6));
+  VERDICT_RETURN_IF_ERROR(r.Double("escalation_first", &d.escalation_first, 0, 1e6));
+  VERDICT_RETURN_IF_ERROR(r.Double("escalation_second", &d.escalation_second, 0, 1e6));
+  VERDICT_RETURN_IF_ERROR(r.Integer("escalation_window_s", &d.escalation_window_s, 1, 86'400));
+  VERDICT_RETURN_IF_ERROR(r.Double("psi_warn", &d.psi_warn, 0, 1e6));
+  VERDICT_RETURN_IF_ERROR(r.Double("psi_alert", &d.psi_alert, 0, 1e6));
+  VERDICT_RETURN_IF_ERROR(r.Double("ks_p_value", &d.ks_p_value, 0, 1));
+  VERDICT_RETURN_IF_ERROR(r.Double("wasserstein", &d.wasserstein, 0, 1e6));
+  VERDICT_RETURN_IF_ERROR(r.Double("js", &d.js, 0, 1));
+  VERDICT_RETURN_IF_ERROR(r.StringArray("retrain_command", &d.retrain_command));
+  VERDICT_RETURN_IF_ERROR(r.String("retrain_webhook", &d.retrain_webhook));
+  VERDICT_RETURN_IF_ERROR(r.Integer("retrain_cooldown_s", &d.retrain_cooldown_s, 0, 86'400 * 30));
+  VERDICT_RETURN_IF_ERROR(
+      r.Integer("evaluate_interval_ms", &d.evaluate_interval_ms, 10, 60'000));
+  VERDICT_RETURN_IF_ERROR(monitor::ValidateDriftOptions(d));
+  return r.RejectUnknown();
+}
+
 Status ReadPolicy(TableReader& r, EngineOptions* o) {
   VERDICT_RETURN_IF_ERROR(r.String("path", &o->policy_path));
   return r.RejectUnknown();
@@ -276,6 +354,38 @@ Status ParseListenAddress(std::string_view listen, HttpServerOptions* server) {
   return Status::Ok();
 }
 
+// [tenants.<name>]: one tenant's weight, rate limit and burst (SchedulerOptions::tenants).
+Status ReadTenants(const toml::table* tenants, EngineOptions* o) {
+  if (tenants == nullptr) return Status::Ok();
+  for (const auto& [key, node] : *tenants) {
+    const std::string name(key.str());
+    const std::string prefix = "tenants." + name;
+    if (name.empty() || name.size() > 64) {
+      return InvalidArgument("tenant names must be 1 to 64 characters", prefix);
+    }
+    if (!node.is_table()) {
+      return InvalidArgument("'" + prefix + "' must be a table (weight, rate, burst)", prefix);
+    }
+    TableReader r(node.as_table(), prefix + ".");
+    TenantOptions tenant;
+    tenant.name = name;
+    VERDICT_RETURN_IF_ERROR(r.Double("weight", &tenant.weight, 0.001, 1e6));
+    VERDICT_RETURN_IF_ERROR(r.Double("rate", &tenant.rate_per_s, 0, 1e9));
+    VERDICT_RETURN_IF_ERROR(r.Double("burst", &tenant.burst, 0, 1e9));
+    VERDICT_RETURN_IF_ERROR(r.RejectUnknown());
+    if (tenant.burst != 0 && tenant.burst < 1) {
+      return InvalidArgument(r.Name("burst") + " must be at least 1 (or 0: one second's worth)",
+                             r.Name("burst"));
+    }
+    if (tenant.burst != 0 && tenant.rate_per_s == 0) {
+      return InvalidArgument(r.Name("burst") + " needs a rate (" + r.Name("rate") + " > 0)",
+                             r.Name("burst"));
+    }
+    o->sched.tenants.push_back(std::move(tenant));
+  }
+  return Status::Ok();
+}
+
 Result<EngineOptions> ParseEngineOptions(std::string_view toml_text, std::string_view source) {
   toml::table root;
   try {
@@ -292,9 +402,10 @@ Result<EngineOptions> ParseEngineOptions(std::string_view toml_text, std::string
   };
   static constexpr Section kSections[] = {
       {"server", ReadServer}, {"engine", ReadEngine},   {"sched", ReadSched},  {"model", ReadModel},
-      {"rules", ReadRules},   {"journal", ReadJournal}, {"policy", ReadPolicy}};
+      {"rules", ReadRules},   {"journal", ReadJournal}, {"policy", ReadPolicy},
+      {"lifecycle", ReadLifecycle}, {"drift", ReadDrift}};
   for (const auto& [key, node] : root) {
-    bool known = false;
+    bool known = key.str() == "tenants";  // a table of tables, read by ReadTenants
     for (const Section& s : kSections) known |= key.str() == s.name;
     if (!known) {
       return WithSource(
@@ -312,6 +423,9 @@ Result<EngineOptions> ParseEngineOptions(std::string_view toml_text, std::string
     TableReader reader(root[s.name].as_table(), std::string(s.name) + ".");
     Status status = s.read(reader, &options);
     if (!status.ok()) return WithSource(status, source);
+  }
+  if (Status status = ReadTenants(root["tenants"].as_table(), &options); !status.ok()) {
+    return WithSource(status, source);
   }
   if (options.model.name.empty() || options.model.version.empty()) {
     return WithSource(

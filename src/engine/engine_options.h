@@ -9,6 +9,8 @@
 
 #include "api/http_server.h"
 #include "common/result.h"
+#include "lifecycle/rollout_controller.h"
+#include "monitor/drift_options.h"
 #include "policy/fixed_rules.h"
 #include "sched/scheduler_options.h"
 
@@ -28,6 +30,15 @@ struct JournalSettings {
   uint64_t min_free_mb = 64;  // fail closed when the disk has less free space than this
 };
 
+// [lifecycle]: staged rollout and its automatic rollback (docs/lifecycle.md).
+struct LifecycleSettings {
+  // stages, stage_dwell_s, max_outcome_divergence, candidate_p99_budget_us (0 here: the
+  // engine's model_budget_us), min_comparisons, min_timings.
+  lifecycle::RolloutOptions rollout{.candidate_p99_budget_us = 0};
+  int64_t tick_ms = 1000;  // how often the rollout controller looks at the statistics
+  size_t history_limit = 16;  // previous primaries kept for rollback
+};
+
 struct EngineOptions {
   HttpServerOptions server;
   size_t max_batch_items = 1000;
@@ -43,6 +54,9 @@ struct EngineOptions {
   std::string policy_path;
   FixedRulesOptions rules;
   JournalSettings journal;
+  LifecycleSettings lifecycle;
+  // [drift]: the live drift monitor, on when the model directory has a reference.json.
+  monitor::DriftOptions drift;
 };
 
 // Parses TOML text. Unknown keys, wrong types and out-of-range values are errors whose field

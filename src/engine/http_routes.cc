@@ -30,7 +30,13 @@ TransactionDecoder& ThreadDecoder() {
   return decoder;
 }
 
-const RouteOptions kJsonBody{{"application/json"}};
+// Every route names its role (docs/security.md); only liveness and readiness are public.
+const RouteOptions kScorerJson{{"application/json"}, Role::kScorer};
+const RouteOptions kAdminJson{{"application/json"}, Role::kAdmin};
+const RouteOptions kAnalystRead{{}, Role::kAnalyst};
+const RouteOptions kPolicyRead{{}, Role::kAnalyst | Role::kAdmin};
+// Metrics carry every tenant's label values: operators only.
+const RouteOptions kMetricsRead{{}, Role::kAdmin | Role::kAuditor};
 
 // `limit=N` in a query string (1..1000); other parameters are refused by name.
 Status ParseLimit(std::string_view query, size_t* limit) {
@@ -77,7 +83,7 @@ void RegisterEngineRoutes(Engine& engine, MetricsRegistry& metrics, Router& rout
                           });
         if (!admitted.ok()) (*shared_respond)(Refused(admitted));
       },
-      kJsonBody);
+      kScorerJson);
 
   router.Add(
       "POST", "/v1/decisions:batch",
@@ -103,7 +109,7 @@ void RegisterEngineRoutes(Engine& engine, MetricsRegistry& metrics, Router& rout
                                });
         if (!admitted.ok()) (*shared_respond)(Refused(admitted));
       },
-      kJsonBody);
+      kScorerJson);
 
   auto decision_response = [](Result<std::optional<Decision>> found, std::string_view what) {
     if (!found.ok()) return ErrorResponse(found.status());
@@ -124,47 +130,54 @@ void RegisterEngineRoutes(Engine& engine, MetricsRegistry& metrics, Router& rout
               "decision_id")));
         }
         respond(decision_response(engine.FindDecision(*uuid), "decision " + std::string(id)));
-      });
+      },
+      kAnalystRead);
 
-  router.Add("GET", "/v1/transactions/{transaction_id}/decision",
-             [&engine, decision_response](HttpRequest&& request, Responder respond) {
-               std::string_view id = request.PathParam("transaction_id");
-               respond(decision_response(engine.FindDecisionForTransaction(id),
-                                         "transaction " + std::string(id)));
-             });
+  router.Add(
+      "GET", "/v1/transactions/{transaction_id}/decision",
+      [&engine, decision_response](HttpRequest&& request, Responder respond) {
+        std::string_view id = request.PathParam("transaction_id");
+        respond(decision_response(engine.FindDecisionForTransaction(id),
+                                  "transaction " + std::string(id)));
+      },
+      kAnalystRead);
 
-  router.Add("GET", "/v1/accounts/{account}/decisions",
-             [&engine](HttpRequest&& request, Responder respond) {
-               size_t limit = 50;
-               Status bad_limit = ParseLimit(request.query, &limit);
-               if (!bad_limit.ok()) return respond(ErrorResponse(bad_limit));
-               auto decisions =
-                   engine.RecentDecisionsForAccount(request.PathParam("account"), limit);
-               if (!decisions.ok()) return respond(ErrorResponse(decisions.status()));
-               HttpResponse response;
-               JsonWriter w(response.body);
-               w.BeginObject().Key("decisions").BeginArray();
-               for (const Decision& d : *decisions) WriteDecisionJson(d, w);
-               w.EndArray().EndObject();
-               respond(std::move(response));
-             });
+  router.Add(
+      "GET", "/v1/accounts/{account}/decisions",
+      [&engine](HttpRequest&& request, Responder respond) {
+        size_t limit = 50;
+        Status bad_limit = ParseLimit(request.query, &limit);
+        if (!bad_limit.ok()) return respond(ErrorResponse(bad_limit));
+        auto decisions = engine.RecentDecisionsForAccount(request.PathParam("account"), limit);
+        if (!decisions.ok()) return respond(ErrorResponse(decisions.status()));
+        HttpResponse response;
+        JsonWriter w(response.body);
+        w.BeginObject().Key("decisions").BeginArray();
+        for (const Decision& d : *decisions) WriteDecisionJson(d, w);
+        w.EndArray().EndObject();
+        respond(std::move(response));
+      },
+      kAnalystRead);
 
-  router.Add("GET", "/v1/policy", [&engine](HttpRequest&&, Responder respond) {
-    auto active = engine.policy();
-    HttpResponse response;
-    JsonWriter w(response.body);
-    if (active->compiled() != nullptr) {
-      WriteBundleInfoJson(active->compiled()->info(), w);
-    } else {
-      w.BeginObject()
-          .Key("name")
-          .String("fixed rules")
-          .Key("version")
-          .String(active->ref().version);
-      w.Key("sha256").String(active->ref().sha256).EndObject();
-    }
-    respond(std::move(response));
-  });
+  router.Add(
+      "GET", "/v1/policy",
+      [&engine](HttpRequest&&, Responder respond) {
+        auto active = engine.policy();
+        HttpResponse response;
+        JsonWriter w(response.body);
+        if (active->compiled() != nullptr) {
+          WriteBundleInfoJson(active->compiled()->info(), w);
+        } else {
+          w.BeginObject()
+              .Key("name")
+              .String("fixed rules")
+              .Key("version")
+              .String(active->ref().version);
+          w.Key("sha256").String(active->ref().sha256).EndObject();
+        }
+        respond(std::move(response));
+      },
+      kPolicyRead);
 
   // Validate and ingest share the checking; ingest then activates atomically. A bundle with
   // errors is refused with all of them, and the active policy keeps serving.
@@ -199,7 +212,7 @@ void RegisterEngineRoutes(Engine& engine, MetricsRegistry& metrics, Router& rout
         w.EndObject();
         respond(std::move(response));
       },
-      kJsonBody);
+      kAdminJson);
   router.Add(
       "POST", "/v1/policy/ingest",
       [&engine, check_bundle, refused_bundle](HttpRequest&& request, Responder respond) {
@@ -212,7 +225,7 @@ void RegisterEngineRoutes(Engine& engine, MetricsRegistry& metrics, Router& rout
         WriteBundleInfoJson((*compiled)->info(), w);
         respond(std::move(response));
       },
-      kJsonBody);
+      kAdminJson);
 
   router.Add("GET", "/healthz", [](HttpRequest&&, Responder respond) {
     HttpResponse response;
@@ -232,12 +245,15 @@ void RegisterEngineRoutes(Engine& engine, MetricsRegistry& metrics, Router& rout
     respond(std::move(response));
   });
 
-  router.Add("GET", "/metrics", [&metrics](HttpRequest&&, Responder respond) {
-    HttpResponse response;
-    response.content_type = "text/plain; version=0.0.4; charset=utf-8";
-    response.body = metrics.RenderPrometheus();
-    respond(std::move(response));
-  });
+  router.Add(
+      "GET", "/metrics",
+      [&metrics](HttpRequest&&, Responder respond) {
+        HttpResponse response;
+        response.content_type = "text/plain; version=0.0.4; charset=utf-8";
+        response.body = metrics.RenderPrometheus();
+        respond(std::move(response));
+      },
+      kMetricsRead);
 }
 
 }  // namespace verdict
