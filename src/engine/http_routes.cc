@@ -6,6 +6,7 @@
 #include "api/transaction_json.h"
 #include "common/clock.h"
 #include "features/feature_vector.h"
+#include "formats/payment_message.h"
 #include "policy/policy_bundle.h"
 
 namespace verdict {
@@ -62,12 +63,95 @@ Status ParseLimit(std::string_view query, size_t* limit) {
   return Status::Ok();
 }
 
+// Decision routes also take payment messages (ISO 20022 XML, SWIFT MT; docs/formats.md).
+const RouteOptions kScorerDecisionBody{
+    {"application/json", "application/xml", "text/xml", "text/plain", "application/x-swift-mt"},
+    Role::kScorer};
+
+// Answers a request whose body is a payment message: one decision (or item error) per
+// transaction, in message order, as :batch answers, with the message's type and id. A pacs.002
+// status report yields no decisions.
+void AnswerPaymentMessage(Engine& engine, const HttpRequest& request, Responder respond) {
+  Result<DecodedPaymentMessage> message =
+      DecodePaymentMessageDetailed(request.content_type, request.content_type_params, request.body);
+  if (!message.ok()) return respond(ErrorResponse(message.status()));
+  struct MessageInfo {
+    std::string type;
+    std::string id;
+    size_t transactions = 0;
+    void Write(JsonWriter& w) const {
+      w.Key("message").BeginObject();
+      w.Key("type").String(type);
+      w.Key("id").String(id);
+      w.Key("transactions").Uint(transactions);
+      w.EndObject();
+    }
+  };
+  auto info = std::make_shared<MessageInfo>(
+      MessageInfo{message->message_type, message->iso.message_id, message->transactions.size()});
+  if (message->transactions.empty()) {
+    HttpResponse response;
+    JsonWriter w(response.body);
+    w.BeginObject();
+    info->Write(w);
+    w.Key("decisions").BeginArray().EndArray();
+    w.Key("status_report").BeginObject();
+    w.Key("original_message_id").String(message->iso.original_message_id);
+    w.Key("group_status").String(message->iso.group_status);
+    w.Key("statuses").BeginArray();
+    for (const PaymentStatusEntry& e : message->iso.statuses) {
+      w.BeginObject();
+      w.Key("original_tx_id").String(e.original_tx_id);
+      w.Key("original_end_to_end_id").String(e.original_end_to_end_id);
+      w.Key("status").String(e.status);
+      w.Key("reason").String(e.reason);
+      w.EndObject();
+    }
+    w.EndArray().EndObject().EndObject();
+    return respond(std::move(response));
+  }
+  auto shared_respond = std::make_shared<Responder>(std::move(respond));
+  Status admitted =
+      engine.SubmitBatch(std::move(message->transactions), request.received_at_ns,
+                         [shared_respond, info](std::vector<Result<Decision>> decisions) {
+                           HttpResponse response;
+                           JsonWriter w(response.body);
+                           w.BeginObject();
+                           info->Write(w);
+                           w.Key("decisions").BeginArray();
+                           for (const Result<Decision>& d : decisions) {
+                             if (d.ok()) {
+                               WriteDecisionJson(*d, w);
+                             } else {
+                               WriteErrorJson(d.status(), w);
+                             }
+                           }
+                           w.EndArray().EndObject();
+                           (*shared_respond)(std::move(response));
+                         });
+  if (!admitted.ok()) (*shared_respond)(Refused(admitted));
+}
+
+// True when the request was a payment message and has been answered (or refused).
+bool TookPaymentMessage(Engine& engine, const HttpRequest& request, Responder& respond) {
+  Result<PaymentMediaType> media =
+      ClassifyPaymentMediaType(request.content_type, request.content_type_params);
+  if (!media.ok()) {
+    respond(ErrorResponse(media.status()));
+    return true;
+  }
+  if (*media == PaymentMediaType::kOther) return false;
+  AnswerPaymentMessage(engine, request, std::move(respond));
+  return true;
+}
+
 }  // namespace
 
 void RegisterEngineRoutes(Engine& engine, MetricsRegistry& metrics, Router& router) {
   router.Add(
       "POST", "/v1/decisions",
       [&engine](HttpRequest&& request, Responder respond) {
+        if (TookPaymentMessage(engine, request, respond)) return;
         Result<Transaction> txn = ThreadDecoder().DecodeOne(request.body);
         if (!txn.ok()) return respond(ErrorResponse(txn.status()));
         auto shared_respond = std::make_shared<Responder>(std::move(respond));
@@ -83,11 +167,12 @@ void RegisterEngineRoutes(Engine& engine, MetricsRegistry& metrics, Router& rout
                           });
         if (!admitted.ok()) (*shared_respond)(Refused(admitted));
       },
-      kScorerJson);
+      kScorerDecisionBody);
 
   router.Add(
       "POST", "/v1/decisions:batch",
       [&engine](HttpRequest&& request, Responder respond) {
+        if (TookPaymentMessage(engine, request, respond)) return;
         auto items = ThreadDecoder().DecodeBatch(request.body, engine.options().max_batch_items);
         if (!items.ok()) return respond(ErrorResponse(items.status()));
         auto shared_respond = std::make_shared<Responder>(std::move(respond));
@@ -109,7 +194,7 @@ void RegisterEngineRoutes(Engine& engine, MetricsRegistry& metrics, Router& rout
                                });
         if (!admitted.ok()) (*shared_respond)(Refused(admitted));
       },
-      kScorerJson);
+      kScorerDecisionBody);
 
   auto decision_response = [](Result<std::optional<Decision>> found, std::string_view what) {
     if (!found.ok()) return ErrorResponse(found.status());
