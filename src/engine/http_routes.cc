@@ -63,6 +63,19 @@ Status ParseLimit(std::string_view query, size_t* limit) {
   return Status::Ok();
 }
 
+// "decisions": one decision or item error per item, in order (the :batch answer).
+void WriteDecisionItems(const std::vector<Result<Decision>>& decisions, JsonWriter& w) {
+  w.Key("decisions").BeginArray();
+  for (const Result<Decision>& d : decisions) {
+    if (d.ok()) {
+      WriteDecisionJson(*d, w);
+    } else {
+      WriteErrorJson(d.status(), w);
+    }
+  }
+  w.EndArray();
+}
+
 // Decision routes also take payment messages (ISO 20022 XML, SWIFT MT; docs/formats.md).
 const RouteOptions kScorerDecisionBody{
     {"application/json", "application/xml", "text/xml", "text/plain", "application/x-swift-mt"},
@@ -118,15 +131,8 @@ void AnswerPaymentMessage(Engine& engine, const HttpRequest& request, Responder 
                            JsonWriter w(response.body);
                            w.BeginObject();
                            info->Write(w);
-                           w.Key("decisions").BeginArray();
-                           for (const Result<Decision>& d : decisions) {
-                             if (d.ok()) {
-                               WriteDecisionJson(*d, w);
-                             } else {
-                               WriteErrorJson(d.status(), w);
-                             }
-                           }
-                           w.EndArray().EndObject();
+                           WriteDecisionItems(decisions, w);
+                           w.EndObject();
                            (*shared_respond)(std::move(response));
                          });
   if (!admitted.ok()) (*shared_respond)(Refused(admitted));
@@ -181,15 +187,9 @@ void RegisterEngineRoutes(Engine& engine, MetricsRegistry& metrics, Router& rout
                                [shared_respond](std::vector<Result<Decision>> decisions) {
                                  HttpResponse response;
                                  JsonWriter w(response.body);
-                                 w.BeginObject().Key("decisions").BeginArray();
-                                 for (const Result<Decision>& d : decisions) {
-                                   if (d.ok()) {
-                                     WriteDecisionJson(*d, w);
-                                   } else {
-                                     WriteErrorJson(d.status(), w);
-                                   }
-                                 }
-                                 w.EndArray().EndObject();
+                                 w.BeginObject();
+                                 WriteDecisionItems(decisions, w);
+                                 w.EndObject();
                                  (*shared_respond)(std::move(response));
                                });
         if (!admitted.ok()) (*shared_respond)(Refused(admitted));
