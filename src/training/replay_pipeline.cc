@@ -24,6 +24,9 @@ Result<std::unique_ptr<ReplayPipeline>> ReplayPipeline::Create(const PipelineOpt
   // No deadline here: a slow model stage (a busy machine) must not open the circuit breaker
   // and send the rest of the history down the fallback path.
   engine_options.model_budget_us = 10'000'000;
+  // Nor drift watch: history is not live traffic (its early rows, with no account state yet,
+  // differ from the training distribution by design), and a freeze would drop the model.
+  engine_options.drift.enabled = false;
   engine_options.journal.sync = false;
   engine_options.journal.kek_file.clear();
 
