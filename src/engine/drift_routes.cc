@@ -24,8 +24,7 @@ void RegisterDriftRoutes(Engine& engine, Router& router) {
         monitor::DriftMonitor* drift = engine.drift();
         if (drift == nullptr) return respond(NoMonitor());
         HttpResponse response;
-        response.body =
-            monitor::DriftSnapshotToJson(drift->Snapshot(), *drift, drift->options());
+        response.body = monitor::DriftSnapshotToJson(drift->Snapshot(), *drift, drift->options());
         respond(std::move(response));
       },
       read);

@@ -61,9 +61,9 @@ Result<std::unique_ptr<DriftMonitor>> DriftMonitor::Create(
     }
     source.push_back(static_cast<uint32_t>(it - feature_names.begin()));
   }
-  std::unique_ptr<DriftMonitor> monitor(new DriftMonitor(
-      options, std::move(reference), std::move(model_name), std::move(model_version), metrics,
-      clock));
+  std::unique_ptr<DriftMonitor> monitor(new DriftMonitor(options, std::move(reference),
+                                                         std::move(model_name),
+                                                         std::move(model_version), metrics, clock));
   monitor->source_index_ = std::move(source);
   return monitor;
 }
@@ -103,18 +103,17 @@ DriftMonitor::DriftMonitor(const DriftOptions& options, ReferenceDistribution re
   auto window_gauge = [&](const std::string& window) {
     MetricLabels labels = model_labels;
     labels.emplace_back("window", window);
-    window_score_gauges_.push_back(metrics.GetGauge(
-        "verdict_drift_window_score", "Combined drift score of the model score per window",
-        labels));
+    window_score_gauges_.push_back(
+        metrics.GetGauge("verdict_drift_window_score",
+                         "Combined drift score of the model score per window", labels));
   };
   for (int64_t w : options_.windows_s) window_gauge(WindowName(w));
   for (uint64_t n : options_.count_windows) window_gauge("last_" + std::to_string(n));
   for (const std::string& feature : names_) {
     MetricLabels labels = model_labels;
     labels.emplace_back("feature", feature);
-    feature_psi_gauges_.push_back(
-        metrics.GetGauge("verdict_drift_feature_psi",
-                         "PSI of each feature over the longest time window", labels));
+    feature_psi_gauges_.push_back(metrics.GetGauge(
+        "verdict_drift_feature_psi", "PSI of each feature over the longest time window", labels));
   }
   snapshot_.model_name = model_name_;
   snapshot_.model_version = model_version_;
@@ -268,8 +267,8 @@ std::vector<WindowReport> DriftMonitor::Evaluate(int64_t now_us) const {
 
 void DriftMonitor::AddEvent(int64_t now_us, int level, double score, std::string what) {
   spdlog::log(level >= 2 ? spdlog::level::warn : spdlog::level::info,
-              "drift {} v{}: {} (level {}, score {:.4f})", model_name_, model_version_, what,
-              level, score);
+              "drift {} v{}: {} (level {}, score {:.4f})", model_name_, model_version_, what, level,
+              score);
   snapshot_.events.push_back({now_us, level, score, std::move(what)});
   if (snapshot_.events.size() > kMaxEvents) snapshot_.events.erase(snapshot_.events.begin());
 }
@@ -306,8 +305,8 @@ void DriftMonitor::Act(int64_t now_us, std::vector<WindowReport> windows) {
   }
   if (frozen()) level = 3;
   if (level != last_level_) {
-    AddEvent(now_us, level, score, "level " + std::to_string(last_level_) + " -> " +
-                                       std::to_string(level));
+    AddEvent(now_us, level, score,
+             "level " + std::to_string(last_level_) + " -> " + std::to_string(level));
     if (level > last_level_ && level >= 1) {
       // The snapshot of the moment the level rose, kept until the next rise.
       snapshot_.level_snapshot = windows;
@@ -332,10 +331,10 @@ void DriftMonitor::Act(int64_t now_us, std::vector<WindowReport> windows) {
         .Key("time_us")
         .Int(now_us)
         .EndObject();
-    const Status status =
-        hook_.Run(body, {"VERDICT_DRIFT_LEVEL=" + std::to_string(level),
-                         "VERDICT_DRIFT_SCORE=" + std::to_string(score),
-                         "VERDICT_MODEL=" + model_name_, "VERDICT_MODEL_VERSION=" + model_version_});
+    const Status status = hook_.Run(
+        body, {"VERDICT_DRIFT_LEVEL=" + std::to_string(level),
+               "VERDICT_DRIFT_SCORE=" + std::to_string(score), "VERDICT_MODEL=" + model_name_,
+               "VERDICT_MODEL_VERSION=" + model_version_});
     AddEvent(now_us, level, score,
              status.ok() ? "retrain hook started" : "retrain hook failed: " + status.message());
   }
@@ -351,10 +350,10 @@ void DriftMonitor::Act(int64_t now_us, std::vector<WindowReport> windows) {
   if (above_second && !above_second_ && escalation_armed_us_ != INT64_MIN &&
       now_us - escalation_armed_us_ <= options_.escalation_window_s * kMicrosPerSecond) {
     snapshot_.alerts.push_back({"escalation", now_us, score,
-                                "drift score rose past " + std::to_string(options_.escalation_first) +
-                                    " and " + std::to_string(options_.escalation_second) +
-                                    " within " + std::to_string(options_.escalation_window_s) +
-                                    " s"});
+                                "drift score rose past " +
+                                    std::to_string(options_.escalation_first) + " and " +
+                                    std::to_string(options_.escalation_second) + " within " +
+                                    std::to_string(options_.escalation_window_s) + " s"});
     alerts_total_->Increment();
     AddEvent(now_us, level, score, "escalation alert");
   }

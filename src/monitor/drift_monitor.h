@@ -29,8 +29,8 @@ namespace verdict::monitor {
 
 // One window's statistics for every tracked variable.
 struct WindowReport {
-  std::string name;       // "60s", "300s", "last_1000"
-  int64_t span_s = 0;     // seconds of history it covers
+  std::string name;        // "60s", "300s", "last_1000"
+  int64_t span_s = 0;      // seconds of history it covers
   uint64_t decisions = 0;  // scored decisions in it
   bool judged = false;     // decisions >= min_count: counts towards the level
   double drift_score = 0;  // combined score on the score distribution

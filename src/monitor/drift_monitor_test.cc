@@ -120,8 +120,8 @@ TEST_F(DriftMonitorTest, MissingValuesAndThinWindowsDoNotSetTheLevel) {
 }
 
 TEST_F(DriftMonitorTest, LevelsRiseToFreezeAndRunTheHookUntilCleared) {
-  const auto marker = std::filesystem::temp_directory_path() /
-                      ("verdict_drift_hook_" + std::to_string(::getpid()));
+  const auto marker =
+      std::filesystem::temp_directory_path() / ("verdict_drift_hook_" + std::to_string(::getpid()));
   std::filesystem::remove(marker);
   DriftOptions options;
   options.windows_s = {1};
@@ -248,8 +248,8 @@ TEST(DriftMonitorCreateTest, RefusesUnknownFeaturesAndBadOptions) {
   MetricsRegistry metrics;
   ManualClock clock;
   constexpr std::string_view kOnlyA[] = {"a"};
-  auto unknown = DriftMonitor::Create(DriftOptions{}, UniformReference(), kOnlyA, "m", "1",
-                                      metrics, clock);
+  auto unknown =
+      DriftMonitor::Create(DriftOptions{}, UniformReference(), kOnlyA, "m", "1", metrics, clock);
   ASSERT_FALSE(unknown.ok());
   EXPECT_EQ(unknown.status().field(), "features[1].name");
   DriftOptions bad;

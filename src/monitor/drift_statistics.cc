@@ -42,8 +42,8 @@ double Percentile(std::span<const double> sorted, double q) {
 
 }  // namespace
 
-double PopulationStabilityIndex(std::span<const uint64_t> expected, std::span<const uint64_t> actual,
-                                double epsilon) {
+double PopulationStabilityIndex(std::span<const uint64_t> expected,
+                                std::span<const uint64_t> actual, double epsilon) {
   if (!Comparable(expected, actual)) return 0;
   const std::vector<double> e = Smoothed(expected, epsilon);
   const std::vector<double> a = Smoothed(actual, epsilon);

@@ -18,8 +18,8 @@ inline constexpr double kDriftEpsilon = 1e-4;
 
 // PSI = sum (a_i - e_i) ln(a_i / e_i) over smoothed proportions; e = expected (reference),
 // a = actual (current). 0 when either side has no values.
-double PopulationStabilityIndex(std::span<const uint64_t> expected, std::span<const uint64_t> actual,
-                                double epsilon = kDriftEpsilon);
+double PopulationStabilityIndex(std::span<const uint64_t> expected,
+                                std::span<const uint64_t> actual, double epsilon = kDriftEpsilon);
 // KL(actual || expected) in nats over smoothed proportions, as scipy.stats.entropy(a, e).
 double KlDivergence(std::span<const uint64_t> expected, std::span<const uint64_t> actual,
                     double epsilon = kDriftEpsilon);

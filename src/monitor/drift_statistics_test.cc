@@ -1,7 +1,7 @@
 #include "monitor/drift_statistics.h"
 
-#include <simdjson.h>
 #include <gtest/gtest.h>
+#include <simdjson.h>
 
 #include <cmath>
 #include <string>
@@ -22,7 +22,8 @@ std::vector<double> Doubles(simdjson::dom::element e) {
 
 std::vector<uint64_t> Counts(simdjson::dom::element e) {
   std::vector<uint64_t> out;
-  for (simdjson::dom::element x : e.get_array()) out.push_back(static_cast<uint64_t>(x.get_int64()));
+  for (simdjson::dom::element x : e.get_array())
+    out.push_back(static_cast<uint64_t>(x.get_int64()));
   return out;
 }
 

@@ -124,7 +124,8 @@ Status ParseVariable(dom::element value, const std::string& field, VariableRefer
     }
   }
   for (std::string_view required : {"name", "missing", "edges", "counts", "sample"}) {
-    if (!seen.contains(required)) return Invalid("is required", field + "." + std::string(required));
+    if (!seen.contains(required))
+      return Invalid("is required", field + "." + std::string(required));
   }
   const std::string edges_field = field + ".edges";
   if (out->edges.size() < 2) return Invalid("needs at least 2 boundaries", edges_field);
@@ -220,9 +221,8 @@ Result<ReferenceDistribution> ParseReferenceJson(std::string_view json) {
   simdjson::padded_string padded(json);
   dom::element root;
   if (auto error = parser.parse(padded).get(root); error != simdjson::SUCCESS) {
-    return InvalidArgument(std::string("reference: not valid JSON: ") +
-                               simdjson::error_message(error),
-                           "reference");
+    return InvalidArgument(
+        std::string("reference: not valid JSON: ") + simdjson::error_message(error), "reference");
   }
   dom::object object;
   if (root.get_object().get(object) != simdjson::SUCCESS) {
@@ -269,8 +269,8 @@ Result<ReferenceDistribution> ParseReferenceJson(std::string_view json) {
     if (!seen.contains(required)) return Invalid("is required", std::string(required));
   }
   for (size_t i = 0; i < reference.features.size(); ++i) {
-    VERDICT_RETURN_IF_ERROR(CheckRows(reference.features[i], reference.rows,
-                                      "features[" + std::to_string(i) + "]"));
+    VERDICT_RETURN_IF_ERROR(
+        CheckRows(reference.features[i], reference.rows, "features[" + std::to_string(i) + "]"));
   }
   VERDICT_RETURN_IF_ERROR(CheckRows(reference.score, reference.rows, "score"));
   return reference;
@@ -279,7 +279,8 @@ Result<ReferenceDistribution> ParseReferenceJson(std::string_view json) {
 Result<ReferenceDistribution> ReadReferenceFile(const std::string& path) {
   std::error_code ec;
   const auto size = std::filesystem::file_size(path, ec);
-  if (ec) return InvalidArgument("cannot read reference " + path + ": " + ec.message(), "reference");
+  if (ec)
+    return InvalidArgument("cannot read reference " + path + ": " + ec.message(), "reference");
   if (size > kMaxReferenceBytes) return Invalid(path + " is too large", "reference");
   std::ifstream in(path, std::ios::binary);
   if (!in) return InvalidArgument("cannot open reference " + path, "reference");
@@ -381,8 +382,7 @@ Status ReferenceBuilder::AddRow(std::span<const double> features, double score) 
 
 Status ReferenceBuilder::AddFeatureColumn(size_t feature, std::span<const double> values) {
   if (feature >= names_.size()) {
-    return InvalidArgument("feature index " + std::to_string(feature) + " out of range",
-                           "feature");
+    return InvalidArgument("feature index " + std::to_string(feature) + " out of range", "feature");
   }
   columns_[feature].insert(columns_[feature].end(), values.begin(), values.end());
   return Status::Ok();

@@ -140,8 +140,8 @@ TEST(ReferenceJsonTest, RoundTrips) {
 }
 
 TEST(ReferenceJsonTest, FileRoundTrip) {
-  const auto dir = std::filesystem::temp_directory_path() /
-                   ("verdict_ref_test_" + std::to_string(::getpid()));
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("verdict_ref_test_" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   const std::string path = (dir / "reference.json").string();
   ReferenceDistribution reference = SmallReference();
@@ -191,26 +191,27 @@ TEST(ReferenceJsonTest, RefusesBadInputNamingTheField) {
   EXPECT_EQ(
       Field(Doc(R"({"name":"a","missing":1,"edges":[0,1,2],"counts":[1,1],"sample":[1.5,0.5]})")),
       "features[0].sample[1]");
-  EXPECT_EQ(Field(Doc(
-                R"({"name":"a","missing":1,"edges":[0,1,"2"],"counts":[1,1],"sample":[0.5,1.5]})")),
-            "features[0].edges[2]");
+  EXPECT_EQ(
+      Field(Doc(R"({"name":"a","missing":1,"edges":[0,1,"2"],"counts":[1,1],"sample":[0.5,1.5]})")),
+      "features[0].edges[2]");
   EXPECT_EQ(
       Field(Doc(R"({"name":"a","missing":1,"edges":[0,1,2],"counts":[1,-1],"sample":[0.5,1.5]})")),
       "features[0].counts[1]");
   EXPECT_EQ(Field(Doc(R"({"name":"a","missing":1,"edges":[0,1,2],"counts":[1,1]})")),
             "features[0].sample");
-  EXPECT_EQ(Field(Doc(
-                R"({"name":"a","missing":1,"edges":[0,1,2],"counts":[1,1],"sample":[0.5],"x":1})")),
-            "features[0].x");
-  EXPECT_EQ(Field(Doc(
-                R"({"name":"a","name":"b","missing":1,"edges":[0,1,2],"counts":[1,1],"sample":[1]})")),
-            "features[0].name");
+  EXPECT_EQ(
+      Field(Doc(R"({"name":"a","missing":1,"edges":[0,1,2],"counts":[1,1],"sample":[0.5],"x":1})")),
+      "features[0].x");
+  EXPECT_EQ(
+      Field(Doc(
+          R"({"name":"a","name":"b","missing":1,"edges":[0,1,2],"counts":[1,1],"sample":[1]})")),
+      "features[0].name");
   EXPECT_EQ(Field(Doc(ok_feature + "," + ok_feature)), "features[1].name");
   EXPECT_EQ(Field(Doc(R"({"name":"","missing":1,"edges":[0,1,2],"counts":[1,1],"sample":[1]})")),
             "features[0].name");
-  EXPECT_EQ(Field(Doc(
-                R"({"name":"a","missing":1,"edges":[0,1,2],"counts":[1,1],"sample":[1,1,1,1]})")),
-            "features[0].sample");
+  EXPECT_EQ(
+      Field(Doc(R"({"name":"a","missing":1,"edges":[0,1,2],"counts":[1,1],"sample":[1,1,1,1]})")),
+      "features[0].sample");
   std::string many_edges = "[";
   for (int i = 0; i < 22; ++i) many_edges += (i ? "," : "") + std::to_string(i);
   many_edges += "]";

@@ -64,7 +64,8 @@ Result<HttpUrl> ParseHttpUrl(const std::string& url) {
                              "drift.retrain_webhook");
     }
   }
-  if (rest.empty()) return InvalidArgument("webhook has no host: '" + url + "'", "drift.retrain_webhook");
+  if (rest.empty())
+    return InvalidArgument("webhook has no host: '" + url + "'", "drift.retrain_webhook");
   for (char c : out.path) {
     if (c == ' ' || c == '\r' || c == '\n') {
       return InvalidArgument("webhook path has a space or line break", "drift.retrain_webhook");
@@ -98,9 +99,10 @@ Status PostJson(const HttpUrl& url, const std::string& body, int timeout_ms) {
                          std::strerror(error));
     }
   }
-  const std::string request = "POST " + url.path + " HTTP/1.1\r\nHost: " + url.host +
-                              "\r\nContent-Type: application/json\r\nContent-Length: " +
-                              std::to_string(body.size()) + "\r\nConnection: close\r\n\r\n" + body;
+  const std::string request =
+      "POST " + url.path + " HTTP/1.1\r\nHost: " + url.host +
+      "\r\nContent-Type: application/json\r\nContent-Length: " + std::to_string(body.size()) +
+      "\r\nConnection: close\r\n\r\n" + body;
   size_t sent = 0;
   while (sent < request.size()) {
     if (!WaitFor(fd.get(), POLLOUT, timeout_ms)) return Unavailable("webhook: send timed out");
@@ -193,8 +195,9 @@ void RetrainHook::Reap() {
       continue;
     }
     if (done == *it) {
-      report_.last_status = WIFEXITED(status) ? "exit " + std::to_string(WEXITSTATUS(status))
-                                              : "killed by signal " + std::to_string(WTERMSIG(status));
+      report_.last_status = WIFEXITED(status)
+                                ? "exit " + std::to_string(WEXITSTATUS(status))
+                                : "killed by signal " + std::to_string(WTERMSIG(status));
     }
     it = children_.erase(it);
   }
