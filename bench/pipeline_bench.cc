@@ -6,9 +6,9 @@
 
 #include <atomic>
 #include <cstdlib>
-#include <thread>
 #include <filesystem>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "api/transaction_json.h"

@@ -22,8 +22,8 @@ Status CheckPrincipal(std::string_view principal) {
   return Status::Ok();
 }
 
-void Record(Case& c, std::string_view principal, std::string_view action,
-            std::string_view detail, int64_t now_us) {
+void Record(Case& c, std::string_view principal, std::string_view action, std::string_view detail,
+            int64_t now_us) {
   c.history.push_back({now_us, std::string(principal), std::string(action), std::string(detail)});
   c.updated_at_us = now_us;
 }
@@ -38,9 +38,8 @@ Result<CaseStatus> ParseCaseStatus(std::string_view name) {
   for (size_t i = 0; i < kStatusNames.size(); ++i) {
     if (kStatusNames[i] == name) return static_cast<CaseStatus>(i);
   }
-  return InvalidArgument("status must be open, in_review or closed, not '" + std::string(name) +
-                             "'",
-                         "status");
+  return InvalidArgument(
+      "status must be open, in_review or closed, not '" + std::string(name) + "'", "status");
 }
 
 std::string_view DispositionName(Disposition disposition) {
@@ -100,8 +99,8 @@ Status AddComment(Case& c, std::string_view principal, std::string_view text, in
   return Status::Ok();
 }
 
-Status Dispose(Case& c, std::string_view principal, Disposition disposition,
-               std::string_view note, int64_t now_us) {
+Status Dispose(Case& c, std::string_view principal, Disposition disposition, std::string_view note,
+               int64_t now_us) {
   VERDICT_RETURN_IF_ERROR(CheckPrincipal(principal));
   if (disposition == Disposition::kNone) {
     return InvalidArgument("a disposition is required", "disposition");
@@ -117,9 +116,9 @@ Status Dispose(Case& c, std::string_view principal, Disposition disposition,
                               std::string(DispositionName(c.disposition)));
   }
   if (c.assignee != principal) {
-    return Status(StatusCode::kPermissionDenied,
-                  "case " + c.case_id + " is assigned to " + c.assignee +
-                      "; only the assignee may dispose it");
+    return Status(StatusCode::kPermissionDenied, "case " + c.case_id + " is assigned to " +
+                                                     c.assignee +
+                                                     "; only the assignee may dispose it");
   }
   c.disposition = disposition;
   c.disposition_note = std::string(note);

@@ -85,7 +85,7 @@ Status Assign(Case& c, std::string_view principal, std::string_view assignee, in
 Status AddComment(Case& c, std::string_view principal, std::string_view text, int64_t now_us);
 // dispose: in_review -> closed, only by the assignee; refused when open (assign first) or
 // closed (a disposition is final).
-Status Dispose(Case& c, std::string_view principal, Disposition disposition,
-               std::string_view note, int64_t now_us);
+Status Dispose(Case& c, std::string_view principal, Disposition disposition, std::string_view note,
+               int64_t now_us);
 
 }  // namespace verdict::cases

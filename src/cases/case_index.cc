@@ -82,8 +82,8 @@ Result<SortKey> DecodeCursor(CaseSort sort, std::string_view cursor) {
   char* end = nullptr;
   key.score = std::strtod(score.c_str(), &end);
   if (score.empty() || end != score.c_str() + score.size()) return BadCursor("bad score");
-  auto [p, ec] = std::from_chars(parts[2].data(), parts[2].data() + parts[2].size(),
-                                 key.opened_at_us);
+  auto [p, ec] =
+      std::from_chars(parts[2].data(), parts[2].data() + parts[2].size(), key.opened_at_us);
   if (ec != std::errc() || p != parts[2].data() + parts[2].size()) return BadCursor("bad time");
   key.case_id = std::string(parts[3]);
   return key;
@@ -154,14 +154,15 @@ Result<CasePage> CaseIndex::List(std::string_view tenant, const CaseQuery& query
     if (Matches(c, query)) matches.emplace_back(KeyOf(c), &c);
   }
   page.total = matches.size();
-  auto before = [&query](const auto& a, const auto& b) { return Before(query.sort, a.first, b.first); };
+  auto before = [&query](const auto& a, const auto& b) {
+    return Before(query.sort, a.first, b.first);
+  };
   std::sort(matches.begin(), matches.end(), before);
   auto it = matches.begin();
   if (after) {
-    it = std::upper_bound(matches.begin(), matches.end(), std::make_pair(*after, nullptr),
-                          [&query](const auto& a, const auto& b) {
-                            return Before(query.sort, a.first, b.first);
-                          });
+    it = std::upper_bound(
+        matches.begin(), matches.end(), std::make_pair(*after, nullptr),
+        [&query](const auto& a, const auto& b) { return Before(query.sort, a.first, b.first); });
   }
   for (; it != matches.end() && page.cases.size() < query.limit; ++it) {
     page.cases.push_back(*it->second);

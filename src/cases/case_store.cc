@@ -58,13 +58,12 @@ Result<std::optional<Case>> CaseFromRecord(const journal::JournalRecord& record)
   c.transaction_at_us = record.timestamp_us;
   c.opened_at_us = record.decided_at_us;
   c.updated_at_us = record.decided_at_us;
-  c.history.push_back({record.decided_at_us, record.principal, "open",
-                       std::string(OutcomeName(d.outcome))});
+  c.history.push_back(
+      {record.decided_at_us, record.principal, "open", std::string(OutcomeName(d.outcome))});
   return std::optional<Case>(std::move(c));
 }
 
-CaseStore::CaseStore(journal::Journal& journal, std::shared_ptr<CaseFeed> feed,
-                     const Clock& clock)
+CaseStore::CaseStore(journal::Journal& journal, std::shared_ptr<CaseFeed> feed, const Clock& clock)
     : journal_(journal), feed_(std::move(feed)), clock_(clock) {}
 
 Result<std::unique_ptr<CaseStore>> CaseStore::Open(journal::Journal& journal,
@@ -104,8 +103,8 @@ Status CaseStore::CatchUp() {
   opened = size() - before;
   if (to >= from) {
     VERDICT_RETURN_IF_ERROR(journal_.PutRegistry(kCaseHighWaterKey, std::to_string(to)));
-    spdlog::info("cases: {} loaded, {} opened from journal records {}..{}", before, opened,
-                 from, to);
+    spdlog::info("cases: {} loaded, {} opened from journal records {}..{}", before, opened, from,
+                 to);
   }
   return Status::Ok();
 }
@@ -181,8 +180,7 @@ Status CaseStore::Store(const Case& c) {
 
 template <typename Change>
 Result<Case> CaseStore::Mutate(std::string_view tenant, std::string_view case_id,
-                               std::string_view principal, std::string_view action,
-                               Change change) {
+                               std::string_view principal, std::string_view action, Change change) {
   std::lock_guard write(write_mu_);
   VERDICT_ASSIGN_OR_RETURN(Case c, Get(tenant, case_id));
   std::string details;

@@ -50,13 +50,12 @@ class CaseStore {
   Result<Case> Get(std::string_view tenant, std::string_view case_id) const;
   // Transitions (case.h); each is journaled (action "cases.assign", "cases.comment",
   // "cases.dispose"; object the case id; principal the caller) and durable when it returns.
-  Result<Case> Assign(std::string_view tenant, std::string_view case_id,
-                      std::string_view principal, std::string_view assignee);
+  Result<Case> Assign(std::string_view tenant, std::string_view case_id, std::string_view principal,
+                      std::string_view assignee);
   Result<Case> Comment(std::string_view tenant, std::string_view case_id,
                        std::string_view principal, std::string_view text);
   Result<Case> Dispose(std::string_view tenant, std::string_view case_id,
-                       std::string_view principal, Disposition disposition,
-                       std::string_view note);
+                       std::string_view principal, Disposition disposition, std::string_view note);
 
   // Opens the case of journal record `seq` if it opens one and is not yet stored (what the
   // feed thread does; public for tests and catch-up).
@@ -76,8 +75,8 @@ class CaseStore {
   void FeedLoop();
   // Read-modify-write of one case under write_mu_: journal the event, store, index.
   template <typename Change>
-  Result<Case> Mutate(std::string_view tenant, std::string_view case_id,
-                      std::string_view principal, std::string_view action, Change change);
+  Result<Case> Mutate(std::string_view tenant, std::string_view case_id, std::string_view principal,
+                      std::string_view action, Change change);
   Status Store(const Case& c);  // registry write, then index
 
   journal::Journal& journal_;
@@ -90,7 +89,7 @@ class CaseStore {
 
   mutable std::mutex feed_mu_;
   mutable std::condition_variable feed_cv_;
-  uint64_t handled_seq_ = 0;  // guarded by feed_mu_: the last sequence number handled
+  uint64_t handled_seq_ = 0;   // guarded by feed_mu_: the last sequence number handled
   bool feed_stopped_ = false;  // guarded by feed_mu_
   std::thread feed_thread_;
 };

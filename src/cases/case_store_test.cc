@@ -114,10 +114,9 @@ TEST(CaseStoreTest, RefusedChangesAreNeitherStoredNorJournaled) {
   auto store = CaseStore::Open(*j, std::make_shared<CaseFeed>(), SystemClock::Instance());
   ASSERT_TRUE(store.ok());
   const std::string id = (*store)->List("bank-a", CaseQuery())->cases[0].case_id;
-  EXPECT_EQ((*store)->Dispose("bank-a", id, "alice", Disposition::kTruePositive, "")
-                .status()
-                .code(),
-            StatusCode::kFailedPrecondition);
+  EXPECT_EQ(
+      (*store)->Dispose("bank-a", id, "alice", Disposition::kTruePositive, "").status().code(),
+      StatusCode::kFailedPrecondition);
   // Another tenant's analyst cannot see or change it.
   EXPECT_EQ((*store)->Get("bank-b", id).status().code(), StatusCode::kNotFound);
   EXPECT_EQ((*store)->Assign("bank-b", id, "mallory", "mallory").status().code(),
@@ -141,8 +140,7 @@ TEST(CaseStoreTest, DispositionsBecomeLabelsByTransactionId) {
   ASSERT_TRUE((*store)->Assign("bank-a", a.case_id, "al", "al").ok());
   ASSERT_TRUE((*store)->Dispose("bank-a", a.case_id, "al", Disposition::kEscalated, "").ok());
   ASSERT_TRUE((*store)->Assign("bank-a", b.case_id, "al", "al").ok());
-  ASSERT_TRUE(
-      (*store)->Dispose("bank-a", b.case_id, "al", Disposition::kFalsePositive, "").ok());
+  ASSERT_TRUE((*store)->Dispose("bank-a", b.case_id, "al", Disposition::kFalsePositive, "").ok());
   auto labels = LoadCaseLabels(*j, "bank-a");
   ASSERT_TRUE(labels.ok());
   ASSERT_EQ(labels->size(), 2u);  // open cases give no label

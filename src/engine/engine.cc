@@ -125,7 +125,8 @@ Result<std::unique_ptr<Engine>> Engine::Create(const EngineOptions& options,
         (std::filesystem::path(options.model.path).parent_path() / "reference.json").string();
     if (std::filesystem::exists(reference_path)) {
       auto reference = monitor::ReadReferenceFile(reference_path);
-      if (!reference.ok()) return Status(reference.status().code(), reference.status().message(), "model.path");
+      if (!reference.ok())
+        return Status(reference.status().code(), reference.status().message(), "model.path");
       VERDICT_ASSIGN_OR_RETURN(
           engine->drift_,
           monitor::DriftMonitor::Create(options.drift, std::move(reference).value(), kFeatureNames,
@@ -175,8 +176,8 @@ Status Engine::StartModels(MetricsRegistry& metrics) {
                                                          change.actor.principal, change.action,
                                                          change.object, change.details_json});
   };
-  VERDICT_ASSIGN_OR_RETURN(
-      models_, lifecycle::ModelLifecycle::Create(lo, *registry_store_, admin_log, clock_, &metrics));
+  VERDICT_ASSIGN_OR_RETURN(models_, lifecycle::ModelLifecycle::Create(lo, *registry_store_,
+                                                                      admin_log, clock_, &metrics));
   Status started = models_->Start(configured);
   if (!started.ok()) {
     if (configured) {
@@ -276,8 +277,8 @@ Status Engine::SubmitBatch(std::vector<Result<Transaction>> items, int64_t recei
             continue;
           }
           // Later items re-check the deadline: a long batch degrades its tail, not its head.
-          const bool late = !scheduler_->estimator().FullPathFits(clock_.MonotonicNanos() / 1000,
-                                                                  deadline_us);
+          const bool late =
+              !scheduler_->estimator().FullPathFits(clock_.MonotonicNanos() / 1000, deadline_us);
           Decide(*items[i], received_ns, fallback || late,
                  [complete, i](Result<Decision> d) { complete(i, std::move(d)); });
         }
@@ -420,8 +421,7 @@ void Engine::Decide(const Transaction& txn, int64_t received_ns, bool fallback,
         std::shared_ptr<cases::CaseFeed> case_feed =
             decision->outcome != Outcome::kAllow ? case_feed_ : nullptr;
         Result<uint64_t> enqueued = journal_->Enqueue(
-            std::move(entry),
-            [completion, case_feed](const Result<journal::CommitInfo>& commit) {
+            std::move(entry), [completion, case_feed](const Result<journal::CommitInfo>& commit) {
               if (case_feed != nullptr && commit.ok()) case_feed->Push(commit->seq);
               std::function<void(const Result<journal::CommitInfo>&)> answer;
               {

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "cases/case_store.h"
 #include "common/clock.h"
 #include "common/metrics.h"
 #include "common/result.h"
@@ -19,7 +20,6 @@
 #include "engine/active_policy.h"
 #include "engine/engine_options.h"
 #include "features/account_store.h"
-#include "cases/case_store.h"
 #include "journal/journal.h"
 #include "lifecycle/model_lifecycle.h"
 #include "monitor/drift_monitor.h"

@@ -263,8 +263,7 @@ Status ReadDrift(TableReader& r, EngineOptions* o) {
   VERDICT_RETURN_IF_ERROR(r.StringArray("retrain_command", &d.retrain_command));
   VERDICT_RETURN_IF_ERROR(r.String("retrain_webhook", &d.retrain_webhook));
   VERDICT_RETURN_IF_ERROR(r.Integer("retrain_cooldown_s", &d.retrain_cooldown_s, 0, 86'400 * 30));
-  VERDICT_RETURN_IF_ERROR(
-      r.Integer("evaluate_interval_ms", &d.evaluate_interval_ms, 10, 60'000));
+  VERDICT_RETURN_IF_ERROR(r.Integer("evaluate_interval_ms", &d.evaluate_interval_ms, 10, 60'000));
   VERDICT_RETURN_IF_ERROR(monitor::ValidateDriftOptions(d));
   return r.RejectUnknown();
 }
@@ -401,9 +400,9 @@ Result<EngineOptions> ParseEngineOptions(std::string_view toml_text, std::string
     Status (*read)(TableReader&, EngineOptions*);
   };
   static constexpr Section kSections[] = {
-      {"server", ReadServer}, {"engine", ReadEngine},   {"sched", ReadSched},  {"model", ReadModel},
-      {"rules", ReadRules},   {"journal", ReadJournal}, {"policy", ReadPolicy},
-      {"lifecycle", ReadLifecycle}, {"drift", ReadDrift}};
+      {"server", ReadServer}, {"engine", ReadEngine},       {"sched", ReadSched},
+      {"model", ReadModel},   {"rules", ReadRules},         {"journal", ReadJournal},
+      {"policy", ReadPolicy}, {"lifecycle", ReadLifecycle}, {"drift", ReadDrift}};
   for (const auto& [key, node] : root) {
     bool known = key.str() == "tenants";  // a table of tables, read by ReadTenants
     for (const Section& s : kSections) known |= key.str() == s.name;

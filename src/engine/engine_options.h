@@ -35,7 +35,7 @@ struct LifecycleSettings {
   // stages, stage_dwell_s, max_outcome_divergence, candidate_p99_budget_us (0 here: the
   // engine's model_budget_us), min_comparisons, min_timings.
   lifecycle::RolloutOptions rollout{.candidate_p99_budget_us = 0};
-  int64_t tick_ms = 1000;  // how often the rollout controller looks at the statistics
+  int64_t tick_ms = 1000;     // how often the rollout controller looks at the statistics
   size_t history_limit = 16;  // previous primaries kept for rollback
 };
 

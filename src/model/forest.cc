@@ -8,8 +8,8 @@
 #include <limits>
 #include <new>
 
-#include "model/saabas.h"
 #include "common/sha256.h"
+#include "model/saabas.h"
 #include "model/tree_shap.h"
 #include "model/xgboost_json_loader.h"
 
