@@ -451,16 +451,12 @@ void Engine::Decide(const Transaction& txn, int64_t received_ns, bool fallback,
       done(*stored);
     });
   }
-  if (drift_watched) {
-    drift_->Observe(features, score.value_or(std::numeric_limits<double>::quiet_NaN()));
-  }
   int64_t policy_done_ns = clock_.MonotonicNanos();
   const int64_t score_us = MicrosBetween(features_done_ns, model_done_ns);
   const double decided_score = decision->score;
   const Outcome decided_outcome = decision->outcome;
   if (use_model) {
-    const int64_t model_us = score_us;
-    if (model_us > options_.model_budget_us) {
+    if (score_us > options_.model_budget_us) {
       metrics_.model_overruns->Increment();
       breaker_->RecordFailure(model_done_ns / 1000);
     } else {
@@ -522,6 +518,11 @@ void Engine::Decide(const Transaction& txn, int64_t received_ns, bool fallback,
   }
   if (already) answer(*already);
 
+  // Drift bookkeeping, like the candidate's comparison, runs after the answer is handed off:
+  // it is no part of the decision's latency or of any stage's timing.
+  if (drift_watched) {
+    drift_->Observe(features, score.value_or(std::numeric_limits<double>::quiet_NaN()));
+  }
   // The candidate's comparison runs after the answer is handed off, so it never delays this
   // decision; it is skipped on the fallback path, where the deadline is already tight.
   if (use_model && assigned.observer != nullptr) {
