@@ -3,131 +3,26 @@
 #include <simdjson.h>
 
 #include <algorithm>
-#include <charconv>
 
+#include "api/json_fields.h"
+#include "api/payment_json.h"
 #include "common/json_writer.h"
 #include "common/rfc3339.h"
 
 namespace verdict {
 namespace {
 
+using json_fields::AmountText;
+using json_fields::GetCode;
+using json_fields::GetIdentifier;
+using json_fields::GetString;
+using json_fields::GetText;
+using json_fields::IsVisibleAscii;
+using json_fields::TypeName;
+using json_fields::WrongType;
 using simdjson::dom::element;
 using simdjson::dom::element_type;
 using simdjson::dom::object;
-
-const char* TypeName(element_type type) {
-  switch (type) {
-    case element_type::ARRAY:
-      return "an array";
-    case element_type::OBJECT:
-      return "an object";
-    case element_type::INT64:
-    case element_type::UINT64:
-    case element_type::DOUBLE:
-      return "a number";
-    case element_type::STRING:
-      return "a string";
-    case element_type::BOOL:
-      return "a boolean";
-    case element_type::NULL_VALUE:
-      return "null";
-  }
-  return "a value";
-}
-
-Status WrongType(const std::string& field, const char* expected, element value) {
-  return InvalidArgument(field + " must be " + expected + ", not " + TypeName(value.type()), field);
-}
-
-// Visible ASCII only: identifiers travel into logs, keys and other systems' fields.
-bool IsVisibleAscii(std::string_view s) {
-  for (unsigned char c : s) {
-    if (c < 0x21 || c > 0x7E) return false;
-  }
-  return true;
-}
-
-bool HasControlCharacter(std::string_view s) {
-  for (unsigned char c : s) {
-    if (c < 0x20 || c == 0x7F) return true;
-  }
-  return false;
-}
-
-// Counts code points, not bytes: limits are on what a person sees. simdjson has already
-// validated the UTF-8.
-size_t Utf8Length(std::string_view s) {
-  size_t n = 0;
-  for (unsigned char c : s) n += (c & 0xC0) != 0x80;
-  return n;
-}
-
-Result<std::string_view> GetString(element value, const std::string& field) {
-  std::string_view s;
-  if (value.get_string().get(s) != simdjson::SUCCESS) return WrongType(field, "a string", value);
-  return s;
-}
-
-Result<std::string> GetIdentifier(element value, const std::string& field, size_t max_length) {
-  VERDICT_ASSIGN_OR_RETURN(std::string_view s, GetString(value, field));
-  if (s.empty()) return InvalidArgument(field + " must not be empty", field);
-  if (s.size() > max_length) {
-    return InvalidArgument(field + " is longer than " + std::to_string(max_length) + " characters",
-                           field);
-  }
-  if (!IsVisibleAscii(s)) {
-    return InvalidArgument(field + " may contain only visible ASCII characters, no spaces", field);
-  }
-  return std::string(s);
-}
-
-Result<std::string> GetText(element value, const std::string& field, size_t max_length) {
-  VERDICT_ASSIGN_OR_RETURN(std::string_view s, GetString(value, field));
-  if (Utf8Length(s) > max_length) {
-    return InvalidArgument(field + " is longer than " + std::to_string(max_length) + " characters",
-                           field);
-  }
-  if (HasControlCharacter(s)) {
-    return InvalidArgument(field + " contains control characters", field);
-  }
-  return std::string(s);
-}
-
-Result<std::string> GetCode(element value, const std::string& field, size_t max_length) {
-  VERDICT_ASSIGN_OR_RETURN(std::string_view s, GetString(value, field));
-  if (s.empty() || s.size() > max_length) {
-    return InvalidArgument(field + " must be 1 to " + std::to_string(max_length) + " characters",
-                           field);
-  }
-  for (char c : s) {
-    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-')) {
-      return InvalidArgument(field + " may contain only a-z, 0-9, '_' and '-'", field);
-    }
-  }
-  return std::string(s);
-}
-
-// The amount as decimal text, from a JSON string or number. A number is rendered as the
-// shortest text that reads back to the same double, which is what the sender wrote for any
-// amount a double can hold exactly enough (≤ 15 significant digits).
-Result<std::string> AmountText(element value) {
-  switch (value.type()) {
-    case element_type::STRING:
-      return std::string(value.get_string().value_unsafe());
-    case element_type::INT64:
-      return std::to_string(value.get_int64().value_unsafe());
-    case element_type::UINT64:
-      return std::to_string(value.get_uint64().value_unsafe());
-    case element_type::DOUBLE: {
-      char buf[32];
-      double d = value.get_double().value_unsafe();
-      auto [end, ec] = std::to_chars(buf, buf + sizeof(buf), d, std::chars_format::general);
-      return std::string(buf, end);
-    }
-    default:
-      return WrongType("amount", "a decimal string or a number", value);
-  }
-}
 
 Result<Party> DecodeParty(element value, const std::string& field,
                           const TransactionLimits& limits) {
@@ -215,6 +110,7 @@ enum Field : uint32_t {
   kPriority = 1 << 9,
   kDeadline = 1 << 10,
   kMetadata = 1 << 11,
+  kPayment = 1 << 12,
 };
 
 struct FieldName {
@@ -235,6 +131,7 @@ constexpr FieldName kFields[] = {
     {"priority", kPriority},
     {"deadline_ms", kDeadline},
     {"metadata", kMetadata},
+    {"payment", kPayment},
 };
 
 constexpr FieldName kRequired[] = {
@@ -278,7 +175,7 @@ Result<Transaction> DecodeTransaction(element root, const TransactionLimits& lim
         break;
       }
       case kAmount: {
-        VERDICT_ASSIGN_OR_RETURN(amount_text, AmountText(value));
+        VERDICT_ASSIGN_OR_RETURN(amount_text, AmountText(value, name));
         break;
       }
       case kCurrency: {
@@ -340,6 +237,10 @@ Result<Transaction> DecodeTransaction(element root, const TransactionLimits& lim
       }
       case kMetadata: {
         VERDICT_ASSIGN_OR_RETURN(txn.metadata, DecodeMetadata(value, limits));
+        break;
+      }
+      case kPayment: {
+        VERDICT_ASSIGN_OR_RETURN(txn.payment, DecodePaymentInfo(value, name));
         break;
       }
     }
@@ -455,6 +356,10 @@ std::string CanonicalTransactionJson(const Transaction& txn) {
     w.Key("metadata").BeginObject();
     for (const auto& [k, v] : sorted) w.Key(k).String(v);
     w.EndObject();
+  }
+  if (!txn.payment.empty()) {
+    w.Key("payment");
+    WritePaymentJson(w, txn.payment);
   }
   w.EndObject();
   return out;

@@ -32,6 +32,7 @@ struct AgentRef {
                      // "sender_correspondent", "receiver_correspondent", "reimbursement"
   std::string bic;
   std::string name;
+  friend bool operator==(const AgentRef&, const AgentRef&) = default;
 };
 
 // A charge a payment message states: who takes it and how much.
@@ -39,6 +40,7 @@ struct Charge {
   std::string kind;  // "sender" (MT 71F), "receiver" (MT 71G), "agent" (ISO ChrgsInf)
   Money amount;
   std::string agent;  // BIC of the agent taking the charge, when given
+  friend bool operator==(const Charge&, const Charge&) = default;
 };
 
 // What a payment message (ISO 20022, SWIFT MT) carried beyond the core fields. Empty for
@@ -58,6 +60,7 @@ struct PaymentInfo {
   std::vector<Charge> charges;
   std::string sender_to_receiver;  // MT 72, ISO InstrForNxtAgt
   bool empty() const { return message_type.empty(); }
+  friend bool operator==(const PaymentInfo&, const PaymentInfo&) = default;
 };
 
 enum class Priority { kRealtime, kStandard, kBulk };

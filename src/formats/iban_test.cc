@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "formats/bic.h"
+#include "core/bic.h"
 
 namespace verdict {
 namespace {

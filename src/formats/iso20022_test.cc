@@ -285,6 +285,8 @@ TEST(Iso20022Test, MappingRoundTripsThroughCanonicalJson) {
   EXPECT_EQ(back->receiver.country, t.receiver.country);
   EXPECT_EQ(back->remittance, t.remittance);
   EXPECT_EQ(back->priority, t.priority);
+  EXPECT_EQ(back->payment, t.payment);
+  EXPECT_EQ(CanonicalTransactionJson(*back), CanonicalTransactionJson(t));
 }
 
 // Attack inputs: each refused, and fast (the test does not time them; a hang or blow-up

@@ -1,7 +1,7 @@
 // SWIFT FIN block structure: {1:...}{2:...}{3:{...}}{4:\n:20:...\n-}{5:{...}}.
 #include <algorithm>
 
-#include "formats/bic.h"
+#include "core/bic.h"
 #include "formats/message_text.h"
 #include "formats/swift_mt.h"
 

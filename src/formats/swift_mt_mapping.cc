@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "common/rfc3339.h"
-#include "formats/bic.h"
+#include "core/bic.h"
 #include "formats/iban.h"
 #include "formats/message_text.h"
 #include "formats/swift_mt.h"

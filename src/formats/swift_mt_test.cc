@@ -61,6 +61,8 @@ TEST(SwiftMtTest, MapsMt103) {
   EXPECT_EQ(back->sender.ref.account, t.sender.ref.account);
   EXPECT_EQ(back->receiver.country, t.receiver.country);
   EXPECT_EQ(back->remittance, t.remittance);
+  EXPECT_EQ(back->payment, t.payment);
+  EXPECT_EQ(CanonicalTransactionJson(*back), CanonicalTransactionJson(t));
 }
 
 TEST(SwiftMtTest, MapsMt202CovToTheUnderlyingCustomers) {

@@ -2,12 +2,14 @@
 transactions gets two decisions, a pacs.002 a status report and none, an MT103 one decision,
 a bad message a 400 naming the element or tag, a DOCTYPE a refusal, and an unknown text/plain
 body a 415."""
+import json
 import os
+import subprocess
 import sys
 import unittest
 
 sys.path.insert(0, os.path.dirname(__file__))
-from verdict_process import VerdictProcess  # noqa: E402
+from verdict_process import BINARY, VerdictProcess  # noqa: E402
 
 CORPUS = os.path.join(os.path.dirname(__file__), "..", "fuzz", "corpus")
 XML = {"Content-Type": "application/xml"}
@@ -41,6 +43,24 @@ class PaymentMessageRoutes(unittest.TestCase):
             "GET", "/v1/transactions/%s/decision" % body["decisions"][0]["transaction_id"])
         self.assertEqual(stored[0], 200)
         self.assertEqual(stored[1]["decision_id"], body["decisions"][0]["decision_id"])
+
+        # The journal keeps what the message said beyond the core fields, and replaying the
+        # journal reads it back.
+        journal = os.path.join(self.server.tmp, "var", "journal")
+        self.server.stop()
+        out = subprocess.run([BINARY, "audit", "export", "--data-dir", journal],
+                             capture_output=True, text=True, timeout=60)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        records = [r for r in map(json.loads, out.stdout.splitlines())
+                   if r.get("kind") != "admin_event"]
+        self.assertEqual(len(records), 2)
+        payment = json.loads(records[0]["canonical_input"])["payment"]
+        self.assertEqual(payment["message_type"], "pacs.008.001.08")
+        self.assertEqual(payment["uetr"], body["decisions"][0]["transaction_id"])
+        self.assertTrue(payment["agents"])
+        out = subprocess.run([BINARY, "audit", "replay", "--data-dir", journal],
+                             capture_output=True, text=True, timeout=120)
+        self.assertEqual(out.returncode, 0, out.stdout + out.stderr)
 
     def test_pacs002_is_a_status_report_without_decisions(self):
         status, body = self.server.json("POST", "/v1/decisions:batch",

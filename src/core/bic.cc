@@ -1,4 +1,4 @@
-#include "formats/bic.h"
+#include "core/bic.h"
 
 #include <string>
 
