@@ -77,7 +77,7 @@ void BM_DecodeAndDecide(benchmark::State& state) {
   for (auto _ : state) {
     auto txn = decoder.DecodeOne(bodies[i++ % bodies.size()]);
     outstanding.fetch_add(1, std::memory_order_relaxed);
-    (*engine)->Decide(*txn, SystemClock::Instance().MonotonicNanos(), false,
+    (*engine)->Decide(*txn, Caller{}, SystemClock::Instance().MonotonicNanos(), false,
                       [&outstanding](Result<Decision> d) {
                         benchmark::DoNotOptimize(d);
                         outstanding.fetch_sub(1, std::memory_order_release);

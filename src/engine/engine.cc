@@ -21,10 +21,6 @@ int64_t MicrosBetween(int64_t from_ns, int64_t to_ns) { return (to_ns - from_ns)
 // Decisions other than allow carry this many model explanations.
 constexpr size_t kTopContributions = 4;
 
-// Until tenants and keys exist (issue 9), everything belongs to one tenant and principal.
-constexpr std::string_view kDefaultTenant = "default";
-constexpr std::string_view kDefaultPrincipal = "anonymous";
-
 // The lifecycle's registry and active set live in the journal's registry column family.
 class JournalRegistryStore final : public lifecycle::RegistryStore {
  public:
@@ -219,19 +215,25 @@ Status Engine::AdmissionStatus(Scheduler::Admission admission) const {
   return Unavailable("not admitted");
 }
 
-Status Engine::Submit(Transaction txn, int64_t received_ns, DecisionCallback done) {
+Status Engine::Submit(Transaction txn, Caller caller, int64_t received_ns, DecisionCallback done) {
   const Priority priority = txn.priority;
   const auto deadline_ms = txn.deadline_ms;
-  return AdmissionStatus(
-      scheduler_->Submit(priority, deadline_ms, received_ns / 1000,
-                         [this, txn = std::move(txn), received_ns, done = std::move(done)](
-                             bool fallback, int64_t) mutable {
-                           Decide(txn, received_ns, fallback, std::move(done));
-                         }));
+  const Scheduler::Submission submission{scheduler_->TenantFor(caller.tenant), 1};
+  return AdmissionStatus(scheduler_->Submit(
+      priority, deadline_ms, received_ns / 1000,
+      [this, txn = std::move(txn), caller = std::move(caller), received_ns, done = std::move(done)](
+          bool fallback, int64_t) mutable {
+        Decide(txn, caller, received_ns, fallback, std::move(done));
+      },
+      submission));
 }
 
-Status Engine::SubmitBatch(std::vector<Result<Transaction>> items, int64_t received_ns,
-                           BatchCallback done) {
+int64_t Engine::RetryAfterSeconds(std::string_view tenant) {
+  return Scheduler::RetryAfterSeconds(scheduler_->RetryAfterUs(scheduler_->TenantFor(tenant)));
+}
+
+Status Engine::SubmitBatch(std::vector<Result<Transaction>> items, Caller caller,
+                           int64_t received_ns, BatchCallback done) {
   Priority priority = Priority::kBulk;
   std::optional<int32_t> deadline_ms;
   for (const auto& item : items) {
@@ -241,13 +243,13 @@ Status Engine::SubmitBatch(std::vector<Result<Transaction>> items, int64_t recei
       deadline_ms = item->deadline_ms;
     }
   }
-  // Each item counts towards the tenant's rate limit and fair share. Until requests carry
-  // their caller's tenant (issue 9), the default tenant's.
-  const Scheduler::Submission submission{kDefaultTenantId, static_cast<uint32_t>(items.size())};
+  // Each item counts towards the tenant's rate limit and fair share.
+  const Scheduler::Submission submission{scheduler_->TenantFor(caller.tenant),
+                                         static_cast<uint32_t>(items.size())};
   return AdmissionStatus(scheduler_->Submit(
       priority, deadline_ms, received_ns / 1000,
-      [this, items = std::move(items), received_ns, done = std::move(done)](
-          bool fallback, int64_t deadline_us) mutable {
+      [this, items = std::move(items), caller = std::move(caller), received_ns,
+       done = std::move(done)](bool fallback, int64_t deadline_us) mutable {
         // Items are decided in order on this worker; their durability completes on the
         // journal's writer, and the last one to become durable answers the batch.
         struct Gather {
@@ -279,23 +281,24 @@ Status Engine::SubmitBatch(std::vector<Result<Transaction>> items, int64_t recei
           // Later items re-check the deadline: a long batch degrades its tail, not its head.
           const bool late =
               !scheduler_->estimator().FullPathFits(clock_.MonotonicNanos() / 1000, deadline_us);
-          Decide(*items[i], received_ns, fallback || late,
+          Decide(*items[i], caller, received_ns, fallback || late,
                  [complete, i](Result<Decision> d) { complete(i, std::move(d)); });
         }
       },
       submission));
 }
 
-Result<Decision> Engine::DecideAndWait(const Transaction& txn, int64_t received_ns, bool fallback) {
+Result<Decision> Engine::DecideAndWait(const Transaction& txn, int64_t received_ns, bool fallback,
+                                       const Caller& caller) {
   std::promise<Result<Decision>> promise;
   auto future = promise.get_future();
-  Decide(txn, received_ns, fallback,
+  Decide(txn, caller, received_ns, fallback,
          [&promise](Result<Decision> d) { promise.set_value(std::move(d)); });
   return future.get();
 }
 
-void Engine::Decide(const Transaction& txn, int64_t received_ns, bool fallback,
-                    DecisionCallback done) {
+void Engine::Decide(const Transaction& txn, const Caller& caller, int64_t received_ns,
+                    bool fallback, DecisionCallback done) {
   const int64_t start_ns = clock_.MonotonicNanos();
   if (!journal_->healthy()) {
     // Fail closed (I1): nothing is decided that could not be made durable.
@@ -350,13 +353,16 @@ void Engine::Decide(const Transaction& txn, int64_t received_ns, bool fallback,
   };
   auto completion = std::make_shared<Completion>();
 
+  // Account state is the tenant's own (I7): the same account name under two tenants is two
+  // accounts.
+  const std::string sender_key = TenantAccountKey(caller.tenant, txn.sender.ref.account);
+  const std::string receiver_key = TenantAccountKey(caller.tenant, txn.receiver.ref.account);
   accounts_.WithAccounts(
-      txn.sender.ref.account, txn.receiver.ref.account,
-      [&](AccountState& sender, AccountState& receiver) {
+      sender_key, receiver_key, [&](AccountState& sender, AccountState& receiver) {
         // Idempotency under the locks of the accounts this transaction touches: a retry of the
         // same transaction serializes with the original.
         Result<journal::IdempotencyCheck> check =
-            journal_->CheckIdempotency(kDefaultTenant, txn.transaction_id, canonical);
+            journal_->CheckIdempotency(caller.tenant, txn.transaction_id, canonical);
         if (!check.ok()) {
           refused = check.status();
           return;
@@ -403,18 +409,17 @@ void Engine::Decide(const Transaction& txn, int64_t received_ns, bool fallback,
         journal::JournalRecord& record = entry.record;
         record.decided_at_us = clock_.NowMicros();
         record.timestamp_us = txn.timestamp_us;
-        record.tenant = kDefaultTenant;
-        record.principal = kDefaultPrincipal;
+        record.tenant = caller.tenant;
+        record.principal = caller.principal;
         record.canonical_input = std::move(canonical);
         record.accounts = {txn.sender.ref.account};
         if (!same_account) record.accounts.push_back(txn.receiver.ref.account);
         record.feature_schema_version = std::string(kFeatureSchemaVersion);
         record.features.assign(features.begin(), features.end());
         record.decision = *decision;
-        entry.state_updates.push_back({txn.sender.ref.account, EncodeAccountState(sender), false});
+        entry.state_updates.push_back({sender_key, EncodeAccountState(sender), false});
         if (!same_account) {
-          entry.state_updates.push_back(
-              {txn.receiver.ref.account, EncodeAccountState(receiver), false});
+          entry.state_updates.push_back({receiver_key, EncodeAccountState(receiver), false});
         }
         // A review or block decision opens a case once durable; commit callbacks run in
         // sequence order, which the case store's high-water mark relies on.
@@ -556,24 +561,25 @@ void Engine::ActivatePolicy(std::shared_ptr<const CompiledPolicy> compiled) {
   policy_.store(std::make_shared<const ActivePolicy>(std::move(compiled)));
 }
 
-Result<std::optional<Decision>> Engine::FindDecision(const Uuid& decision_id) const {
+Result<std::optional<Decision>> Engine::FindDecision(std::string_view tenant,
+                                                     const Uuid& decision_id) const {
   VERDICT_ASSIGN_OR_RETURN(auto record, journal_->FindByDecisionId(decision_id));
-  if (!record) return std::optional<Decision>();
+  if (!record || record->tenant != tenant) return std::optional<Decision>();
   return std::optional<Decision>(std::move(record->decision));
 }
 
 Result<std::optional<Decision>> Engine::FindDecisionForTransaction(
-    std::string_view transaction_id) const {
-  VERDICT_ASSIGN_OR_RETURN(auto stored,
-                           journal_->FindByTransaction(kDefaultTenant, transaction_id));
+    std::string_view tenant, std::string_view transaction_id) const {
+  VERDICT_ASSIGN_OR_RETURN(auto stored, journal_->FindByTransaction(tenant, transaction_id));
   // A decision still waiting for its group commit has not been acknowledged: not found yet.
   if (!stored || !stored->durable) return std::optional<Decision>();
   return std::optional<Decision>(std::move(stored->record.decision));
 }
 
-Result<std::vector<Decision>> Engine::RecentDecisionsForAccount(std::string_view account,
+Result<std::vector<Decision>> Engine::RecentDecisionsForAccount(std::string_view tenant,
+                                                                std::string_view account,
                                                                 size_t limit) const {
-  VERDICT_ASSIGN_OR_RETURN(auto records, journal_->ListByAccount(kDefaultTenant, account, limit));
+  VERDICT_ASSIGN_OR_RETURN(auto records, journal_->ListByAccount(tenant, account, limit));
   std::vector<Decision> out;
   out.reserve(records.size());
   for (auto& record : records) out.push_back(std::move(record.decision));

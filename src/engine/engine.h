@@ -18,6 +18,7 @@
 #include "core/decision.h"
 #include "core/transaction.h"
 #include "engine/active_policy.h"
+#include "engine/caller.h"
 #include "engine/engine_options.h"
 #include "features/account_store.h"
 #include "journal/journal.h"
@@ -38,23 +39,27 @@ class Engine {
                                                 MetricsRegistry& metrics, const Clock& clock);
   ~Engine();
 
-  // Queues one transaction in its priority class; `done` runs on a worker thread.
+  // Queues one transaction in its priority class, for `caller`'s tenant (its rate limit, fair
+  // share, account state and journal records); `done` runs on a worker thread.
   // `received_ns` is the monotonic time the request arrived (deadline and queue timing).
-  // On refusal (kResourceExhausted: bulk over capacity; kUnavailable: full or stopping) `done`
-  // is never called.
-  Status Submit(Transaction txn, int64_t received_ns, DecisionCallback done);
+  // On refusal (kResourceExhausted: bulk over capacity or the tenant over its rate or share;
+  // kUnavailable: full or stopping) `done` is never called.
+  Status Submit(Transaction txn, Caller caller, int64_t received_ns, DecisionCallback done);
   // Queues a batch as one task in its most urgent item's class, decided in order (so two items
   // on one account see each other, as separate requests would). Items that failed decoding
   // pass through unchanged.
-  Status SubmitBatch(std::vector<Result<Transaction>> items, int64_t received_ns,
+  Status SubmitBatch(std::vector<Result<Transaction>> items, Caller caller, int64_t received_ns,
                      BatchCallback done);
+  // Whole seconds until `tenant` may submit again after a rate-limit refusal (Retry-After).
+  int64_t RetryAfterSeconds(std::string_view tenant);
   // Decides on the calling thread; `done` runs once the decision is durable (on the journal's
   // writer thread), or at once for an error or a replayed transaction. `fallback` skips the
   // model (the deadline's degraded path).
-  void Decide(const Transaction& txn, int64_t received_ns, bool fallback, DecisionCallback done);
+  void Decide(const Transaction& txn, const Caller& caller, int64_t received_ns, bool fallback,
+              DecisionCallback done);
   // Decide and wait for durability (replay, benchmarks, tests).
-  Result<Decision> DecideAndWait(const Transaction& txn, int64_t received_ns,
-                                 bool fallback = false);
+  Result<Decision> DecideAndWait(const Transaction& txn, int64_t received_ns, bool fallback = false,
+                                 const Caller& caller = {});
 
   // The policy in force, and activation of a compiled bundle (hot: decisions already under
   // way finish with the policy they started with).
@@ -71,10 +76,14 @@ class Engine {
   // reference.json or [drift] enabled = false.
   monitor::DriftMonitor* drift() { return drift_.get(); }
 
-  // Stored decisions (the journal's committed records), for the read routes.
-  Result<std::optional<Decision>> FindDecision(const Uuid& decision_id) const;
-  Result<std::optional<Decision>> FindDecisionForTransaction(std::string_view transaction_id) const;
-  Result<std::vector<Decision>> RecentDecisionsForAccount(std::string_view account,
+  // Stored decisions (the journal's committed records) of one tenant, for the read routes.
+  // Another tenant's decision is not found, exactly like one that does not exist (I7).
+  Result<std::optional<Decision>> FindDecision(std::string_view tenant,
+                                               const Uuid& decision_id) const;
+  Result<std::optional<Decision>> FindDecisionForTransaction(std::string_view tenant,
+                                                             std::string_view transaction_id) const;
+  Result<std::vector<Decision>> RecentDecisionsForAccount(std::string_view tenant,
+                                                          std::string_view account,
                                                           size_t limit) const;
 
   // Readiness for /readyz; `detail` says what is wrong when false, or what is degraded.

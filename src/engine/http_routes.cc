@@ -19,10 +19,20 @@ HttpResponse ErrorResponse(const Status& status) {
   return response;
 }
 
-// A refused admission: 429 with Retry-After for bulk over capacity, 503 otherwise.
-HttpResponse Refused(const Status& status) {
+// The caller a decision is made for: the authenticated tenant and principal (I7).
+Caller CallerOf(const HttpRequest& request) {
+  return Caller{request.auth.tenant, request.auth.principal};
+}
+
+// A refused admission: 429 with Retry-After for bulk over capacity or a tenant over its rate
+// (the exact wait its token bucket needs) or share, 503 otherwise.
+HttpResponse Refused(Engine& engine, const HttpRequest& request, const Status& status) {
   HttpResponse response = ErrorResponse(status);
-  response.headers.emplace_back("Retry-After", "1");
+  int64_t seconds = 1;
+  if (status.code() == StatusCode::kResourceExhausted && status.field() == "tenant") {
+    seconds = engine.RetryAfterSeconds(request.auth.tenant);
+  }
+  response.headers.emplace_back("Retry-After", std::to_string(seconds));
   return response;
 }
 
@@ -124,18 +134,18 @@ void AnswerPaymentMessage(Engine& engine, const HttpRequest& request, Responder 
     return respond(std::move(response));
   }
   auto shared_respond = std::make_shared<Responder>(std::move(respond));
-  Status admitted =
-      engine.SubmitBatch(std::move(message->transactions), request.received_at_ns,
-                         [shared_respond, info](std::vector<Result<Decision>> decisions) {
-                           HttpResponse response;
-                           JsonWriter w(response.body);
-                           w.BeginObject();
-                           info->Write(w);
-                           WriteDecisionItems(decisions, w);
-                           w.EndObject();
-                           (*shared_respond)(std::move(response));
-                         });
-  if (!admitted.ok()) (*shared_respond)(Refused(admitted));
+  Status admitted = engine.SubmitBatch(
+      std::move(message->transactions), CallerOf(request), request.received_at_ns,
+      [shared_respond, info](std::vector<Result<Decision>> decisions) {
+        HttpResponse response;
+        JsonWriter w(response.body);
+        w.BeginObject();
+        info->Write(w);
+        WriteDecisionItems(decisions, w);
+        w.EndObject();
+        (*shared_respond)(std::move(response));
+      });
+  if (!admitted.ok()) (*shared_respond)(Refused(engine, request, admitted));
 }
 
 // True when the request was a payment message and has been answered (or refused).
@@ -162,7 +172,7 @@ void RegisterEngineRoutes(Engine& engine, MetricsRegistry& metrics, Router& rout
         if (!txn.ok()) return respond(ErrorResponse(txn.status()));
         auto shared_respond = std::make_shared<Responder>(std::move(respond));
         Status admitted =
-            engine.Submit(std::move(txn).value(), request.received_at_ns,
+            engine.Submit(std::move(txn).value(), CallerOf(request), request.received_at_ns,
                           [shared_respond](Result<Decision> decision) {
                             if (!decision.ok()) {
                               return (*shared_respond)(ErrorResponse(decision.status()));
@@ -171,7 +181,7 @@ void RegisterEngineRoutes(Engine& engine, MetricsRegistry& metrics, Router& rout
                             response.body = DecisionToJson(*decision);
                             (*shared_respond)(std::move(response));
                           });
-        if (!admitted.ok()) (*shared_respond)(Refused(admitted));
+        if (!admitted.ok()) (*shared_respond)(Refused(engine, request, admitted));
       },
       kScorerDecisionBody);
 
@@ -183,7 +193,7 @@ void RegisterEngineRoutes(Engine& engine, MetricsRegistry& metrics, Router& rout
         if (!items.ok()) return respond(ErrorResponse(items.status()));
         auto shared_respond = std::make_shared<Responder>(std::move(respond));
         Status admitted =
-            engine.SubmitBatch(std::move(items).value(), request.received_at_ns,
+            engine.SubmitBatch(std::move(items).value(), CallerOf(request), request.received_at_ns,
                                [shared_respond](std::vector<Result<Decision>> decisions) {
                                  HttpResponse response;
                                  JsonWriter w(response.body);
@@ -192,7 +202,7 @@ void RegisterEngineRoutes(Engine& engine, MetricsRegistry& metrics, Router& rout
                                  w.EndObject();
                                  (*shared_respond)(std::move(response));
                                });
-        if (!admitted.ok()) (*shared_respond)(Refused(admitted));
+        if (!admitted.ok()) (*shared_respond)(Refused(engine, request, admitted));
       },
       kScorerDecisionBody);
 
@@ -214,7 +224,8 @@ void RegisterEngineRoutes(Engine& engine, MetricsRegistry& metrics, Router& rout
               "decision_id must be a UUID such as 0193a7c4-5e1b-7cc2-9f00-3b1f2a9e4d11",
               "decision_id")));
         }
-        respond(decision_response(engine.FindDecision(*uuid), "decision " + std::string(id)));
+        respond(decision_response(engine.FindDecision(request.auth.tenant, *uuid),
+                                  "decision " + std::string(id)));
       },
       kAnalystRead);
 
@@ -222,7 +233,7 @@ void RegisterEngineRoutes(Engine& engine, MetricsRegistry& metrics, Router& rout
       "GET", "/v1/transactions/{transaction_id}/decision",
       [&engine, decision_response](HttpRequest&& request, Responder respond) {
         std::string_view id = request.PathParam("transaction_id");
-        respond(decision_response(engine.FindDecisionForTransaction(id),
+        respond(decision_response(engine.FindDecisionForTransaction(request.auth.tenant, id),
                                   "transaction " + std::string(id)));
       },
       kAnalystRead);
@@ -233,7 +244,8 @@ void RegisterEngineRoutes(Engine& engine, MetricsRegistry& metrics, Router& rout
         size_t limit = 50;
         Status bad_limit = ParseLimit(request.query, &limit);
         if (!bad_limit.ok()) return respond(ErrorResponse(bad_limit));
-        auto decisions = engine.RecentDecisionsForAccount(request.PathParam("account"), limit);
+        auto decisions = engine.RecentDecisionsForAccount(request.auth.tenant,
+                                                          request.PathParam("account"), limit);
         if (!decisions.ok()) return respond(ErrorResponse(decisions.status()));
         HttpResponse response;
         JsonWriter w(response.body);

@@ -5,6 +5,7 @@
 
 #include "api/transaction_json.h"
 #include "common/json_writer.h"
+#include "engine/caller.h"
 #include "features/account_state_codec.h"
 #include "features/feature_extractor.h"
 #include "journal/exporter.h"
@@ -13,8 +14,8 @@ namespace verdict {
 namespace {
 
 // The state key the engine journals for an account (engine.cc's state updates).
-std::string StateKey(const journal::JournalRecord& /*record*/, const std::string& account) {
-  return account;
+std::string StateKey(const journal::JournalRecord& record, const std::string& account) {
+  return TenantAccountKey(record.tenant, account);
 }
 
 bool SameBits(const FeatureVector& computed, const std::vector<double>& journaled) {

@@ -58,9 +58,10 @@ TEST(JournalReplayTest, ReportsAStoredStateTheJournalDoesNotExplain) {
     Result<std::unique_ptr<journal::JournalStore>> store = journal::JournalStore::Open(options);
     ASSERT_TRUE(store.ok()) << store.status().ToString();
     rocksdb::WriteBatch batch;
-    Result<std::optional<std::string>> s1 = (*store)->Get(journal::Cf::kState, "S1");
+    // State keys are tenant/account; offline decisions belong to tenant "default".
+    Result<std::optional<std::string>> s1 = (*store)->Get(journal::Cf::kState, "default/S1");
     ASSERT_TRUE(s1.ok() && s1->has_value());
-    batch.Put((*store)->handle(journal::Cf::kState), "S2", **s1);  // S2 now holds S1's state
+    batch.Put((*store)->handle(journal::Cf::kState), "default/S2", **s1);  // S1's state in S2
     batch.Put((*store)->handle(journal::Cf::kState), "ghost", **s1);
     ASSERT_TRUE((*store)->Write(batch, true).ok());
   }
@@ -69,7 +70,7 @@ TEST(JournalReplayTest, ReportsAStoredStateTheJournalDoesNotExplain) {
   EXPECT_FALSE(report->ok());
   EXPECT_EQ(report->feature_mismatches, 0u);
   EXPECT_EQ(report->state_mismatches, 2u);
-  EXPECT_EQ(report->first_state_mismatch, "S2: stored state differs");
+  EXPECT_EQ(report->first_state_mismatch, "default/S2: stored state differs");
 }
 
 TEST(JournalReplayTest, FailsClearlyWithoutAJournal) {

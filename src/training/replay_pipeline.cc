@@ -61,7 +61,7 @@ ReplayPipeline::~ReplayPipeline() {
 
 void ReplayPipeline::Decide(const Transaction& txn, ReplayedDecision* out) {
   outstanding_.fetch_add(1, std::memory_order_relaxed);
-  engine_->Decide(txn, SystemClock::Instance().MonotonicNanos(), false,
+  engine_->Decide(txn, Caller{}, SystemClock::Instance().MonotonicNanos(), false,
                   [this, out](Result<Decision> d) {
                     if (d.ok()) {
                       out->ok = true;
