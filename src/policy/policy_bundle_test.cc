@@ -164,6 +164,28 @@ TEST_F(DemoPolicyTest, CleanPaymentIsAllowed) {
   EXPECT_EQ(policy_->ref().version, "1");
 }
 
+// Signals that ordinary customers also show (a large amount, a busy merchant collecting from
+// many payers) are reported and weigh in the typologies, but alone do not make an alert.
+TEST_F(DemoPolicyTest, CommonSignalsAloneDoNotAlert) {
+  auto large = Decide(MakeTxn(Usd(1'250'000)));
+  EXPECT_EQ(large.outcome, Outcome::kAllow);
+  EXPECT_TRUE(Has(large, "LARGE_AMOUNT"));
+  Set("receiver_distinct_senders_24h", 40);
+  auto merchant = Decide(MakeTxn(Usd(50'00)));
+  EXPECT_EQ(merchant.outcome, Outcome::kAllow);
+  EXPECT_TRUE(Has(merchant, "FAN_IN"));
+  // Fan-in with onward movement of what came in, a large amount to a new counterparty: a mule.
+  Set("sender_pass_through_ratio_24h", 0.95);
+  Set("sender_in_sum_24h", 40'000);
+  Set("sender_hours_since_last_in", 2);
+  Set("pair_first_time", 1);
+  Set("amount_usd", 12'000);
+  auto mule = Decide(MakeTxn(Usd(1'200'000)));
+  EXPECT_EQ(mule.outcome, Outcome::kReview);
+  EXPECT_TRUE(Has(mule, "TYPOLOGY_MULE"));  // 0.3 + 0.5 + 0.2 + 0.3 >= alert 1.0
+  EXPECT_TRUE(Has(mule, "RAPID_MOVEMENT"));
+}
+
 TEST_F(DemoPolicyTest, Structuring) {
   Set("amount_near_threshold", 1);
   Set("sender_near_threshold_count_24h", 4);
@@ -186,6 +208,9 @@ TEST_F(DemoPolicyTest, DormantActivationAndRoundTripping) {
   Set("sender_days_since_last_activity", -1);  // no history: not dormant
   EXPECT_FALSE(Has(Decide(MakeTxn(Usd(800'000))), "DORMANT_ACTIVATION"));
   Set("closes_cycle_3", 1);
+  Set("amount_usd", 500);  // small cycles are common among friends and family
+  EXPECT_FALSE(Has(Decide(MakeTxn(Usd(50'000))), "ROUND_TRIPPING"));
+  Set("amount_usd", 1'000);
   EXPECT_TRUE(Has(Decide(MakeTxn(Usd(100'000))), "ROUND_TRIPPING"));
 }
 
@@ -205,8 +230,10 @@ TEST_F(DemoPolicyTest, SanctionsMatchBlocksWithTheEntryInTheReason) {
 }
 
 TEST_F(DemoPolicyTest, HighRiskCorridorAndLayering) {
-  Set("sender_out_count_1h", 12);
+  Set("sender_out_count_1h", 25);
   Set("sender_distinct_receivers_24h", 14);
+  Set("sender_distinct_receivers_7d", 20);
+  Set("sender_new_receiver_share_7d", 0.9);  // 0.2 + 0.3 + 0.3 + 0.5 >= alert 1.2
   auto txn = MakeTxn(Usd(200'000));
   txn.receiver.country = "IR";
   auto r = Decide(txn);
