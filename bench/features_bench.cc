@@ -21,7 +21,7 @@ struct Warmed {
   std::unique_ptr<FeatureStream> stream;
   std::vector<Transaction> held_out;  // the last simulated day, not applied
   double bytes_per_account = 0;
-  double heap_bytes_per_account = 0;  // the arrays' capacity alone
+  double heap_bytes_per_account = 0;  // the accounts' state blocks alone (AccountState::HeapBytes)
   size_t accounts = 0;
   size_t history = 0;
 };
@@ -65,13 +65,13 @@ Warmed& WarmedStore(uint32_t accounts) {
   double entries[7] = {};  // recent, buckets, peers (sent), the same (received), paths
   w.stream->store().ForEach([&](uint64_t, const AccountState& a) {
     heap += a.HeapBytes();
-    entries[0] += a.out.recent.size();
-    entries[1] += a.out.buckets.size();
-    entries[2] += a.out.peers.size();
-    entries[3] += a.in.recent.size();
-    entries[4] += a.in.buckets.size();
-    entries[5] += a.in.peers.size();
-    entries[6] += a.paths.size();
+    entries[0] += a.out().recent().size();
+    entries[1] += a.out().buckets().size();
+    entries[2] += a.out().peers().size();
+    entries[3] += a.in().recent().size();
+    entries[4] += a.in().buckets().size();
+    entries[5] += a.in().peers().size();
+    entries[6] += a.paths().size();
   });
   for (double& e : entries) e /= static_cast<double>(w.stream->store().AccountCount());
   std::fprintf(stderr,
@@ -84,7 +84,7 @@ Warmed& WarmedStore(uint32_t accounts) {
   w.heap_bytes_per_account = static_cast<double>(heap) / static_cast<double>(w.accounts);
   std::fprintf(stderr,
                "warmed %zu accounts with %zu transactions; %zu held out; %.1f bytes/account "
-               "(of which %.1f in per-account arrays)\n",
+               "(of which %.1f in the accounts' state blocks)\n",
                w.accounts, w.history, w.held_out.size(), w.bytes_per_account,
                w.heap_bytes_per_account);
   return w;
@@ -93,7 +93,7 @@ Warmed& WarmedStore(uint32_t accounts) {
 void SetCounters(benchmark::State& state, const Warmed& w) {
   state.counters["accounts"] = static_cast<double>(w.accounts);
   state.counters["bytes_per_account"] = w.bytes_per_account;
-  state.counters["array_bytes_per_account"] = w.heap_bytes_per_account;
+  state.counters["block_bytes_per_account"] = w.heap_bytes_per_account;
 }
 
 // Extraction alone (stripe locks, lookups, the whole feature vector), as of each held-out

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <new>
 
 #include "common/hash.h"
 
@@ -14,9 +16,9 @@ constexpr int64_t kLongestWindowUs = 30 * kUsPerDay;
 uint16_t Sat16(uint32_t v) { return static_cast<uint16_t>(std::min<uint32_t>(v, 0xffff)); }
 uint8_t Sat8(uint32_t v) { return static_cast<uint8_t>(std::min<uint32_t>(v, 0xff)); }
 
-void MergeIntoBucket(SideState& side, uint8_t level, uint16_t slot, uint32_t count, float sum,
+void MergeIntoBucket(SideView side, uint8_t level, uint16_t slot, uint32_t count, float sum,
                      float max, uint32_t near, uint32_t round) {
-  auto& b = side.buckets;
+  StateArray<WindowBucket> b = side.buckets();
   uint32_t i = 0;
   while (i < b.size() && (b[i].level < level || (b[i].level == level && b[i].slot < slot))) ++i;
   if (i < b.size() && b[i].level == level && b[i].slot == slot) {
@@ -30,7 +32,8 @@ void MergeIntoBucket(SideState& side, uint8_t level, uint16_t slot, uint32_t cou
   b.Insert(i, WindowBucket{slot, level, Sat8(near), Sat16(count), Sat16(round), sum, max});
 }
 
-void FoldEvent(SideState& side, const RecentEvent& e, bool into_hour) {
+// `e` by value: it may come from the same block, which the merge can move.
+void FoldEvent(SideView side, const RecentEvent e, bool into_hour) {
   uint8_t level = kLevelDay;
   if (into_hour) {
     const int64_t in_day =
@@ -42,23 +45,24 @@ void FoldEvent(SideState& side, const RecentEvent& e, bool into_hour) {
 }
 
 // Moves old day buckets into week buckets and drops what no window can reach any more.
-void CompactBuckets(SideState& side, int64_t newest_us, const FeatureOptions& options) {
+void CompactBuckets(SideView side, int64_t newest_us, const FeatureOptions& options) {
   const int64_t newest_day = DaySlot(newest_us);
   const int64_t ring_horizon = newest_us - kUsPerDay - options.late_tolerance_us;
   bool moved = true;
   while (moved) {
     moved = false;
-    for (uint32_t i = 0; i < side.buckets.size(); ++i) {
-      const WindowBucket b = side.buckets[i];
+    StateArray<WindowBucket> buckets = side.buckets();
+    for (uint32_t i = 0; i < buckets.size(); ++i) {
+      const WindowBucket b = buckets[i];
       if (b.level == kLevelDay && b.slot < newest_day - kDayBucketsKeptDays) {
-        side.buckets.Erase(i);
+        buckets.Erase(i);
         MergeIntoBucket(side, kLevelWeek, static_cast<uint16_t>(b.slot / 7), b.count, b.sum, b.max,
                         b.near_count, b.round_count);
         moved = true;
         break;
       }
       if (b.level >= kLevelFirstHour && BucketStartUs(b) + kUsPerHour <= ring_horizon) {
-        side.buckets.Erase(i);
+        buckets.Erase(i);
         MergeIntoBucket(side, kLevelDay, b.slot, b.count, b.sum, b.max, b.near_count,
                         b.round_count);
         moved = true;
@@ -67,7 +71,7 @@ void CompactBuckets(SideState& side, int64_t newest_us, const FeatureOptions& op
     }
   }
   const int64_t horizon = newest_us - kLongestWindowUs - options.late_tolerance_us;
-  side.buckets.RetainIf(
+  side.buckets().RetainIf(
       [&](const WindowBucket& b) { return BucketStartUs(b) + BucketWidthUs(b) > horizon; });
 }
 
@@ -104,67 +108,127 @@ int64_t BucketEffectiveStartUs(const WindowBucket& b, int64_t as_of_us) {
   return BucketStartUs(b);
 }
 
-size_t AccountState::HeapBytes() const {
-  size_t n = paths.heap_bytes();
-  for (const SideState* s : {&out, &in}) {
-    n += s->recent.heap_bytes() + s->buckets.heap_bytes() + s->peers.heap_bytes();
+AccountState& AccountState::operator=(const AccountState& other) {
+  if (this != &other) {
+    std::free(block_);
+    block_ = nullptr;
+    CopyFrom(other);
   }
-  return n;
+  return *this;
 }
 
-uint32_t AddToSide(SideState& side, int64_t timestamp_us, float amount_usd, uint32_t flags,
+AccountState& AccountState::operator=(AccountState&& other) noexcept {
+  if (this != &other) {
+    std::free(block_);
+    block_ = other.block_;
+    other.block_ = nullptr;
+  }
+  return *this;
+}
+
+AccountState::~AccountState() { std::free(block_); }
+
+void AccountState::CopyFrom(const AccountState& other) {
+  if (other.block_ == nullptr) return;
+  const size_t used = other.UsedBytes();
+  Reallocate(used);
+  const uint32_t capacity = block_->capacity;
+  std::memcpy(block_, other.block_, sizeof(StateHeader) + used);
+  block_->capacity = capacity;
+}
+
+void AccountState::Reallocate(size_t need) {
+  // Some slack, so that an array growing and shrinking by an element does not call realloc
+  // each time; the total is rounded to a size glibc's malloc hands out without waste (16k + 8).
+  size_t total = sizeof(StateHeader) + need + need / 8 + 16;
+  total = ((total + 8 + 15) & ~size_t{15}) - 8;
+  void* p = std::realloc(block_, total);
+  if (p == nullptr) throw std::bad_alloc();
+  const bool fresh = block_ == nullptr;
+  block_ = static_cast<StateHeader*>(p);
+  if (fresh) new (block_) StateHeader();
+  block_->capacity = static_cast<uint32_t>(total - sizeof(StateHeader));
+}
+
+void* AccountState::InsertGap(ArrayId id, uint32_t index) {
+  const size_t size = kElementSize[id];
+  mutable_header();
+  const size_t used = UsedBytes();
+  if (used + size > block_->capacity) Reallocate(used + size);
+  char* elements = reinterpret_cast<char*>(block_ + 1);
+  const size_t at = OffsetOf(id) + index * size;
+  std::memmove(elements + at + size, elements + at, used - at);
+  ++block_->count[id];
+  return elements + at;
+}
+
+void AccountState::Truncate(ArrayId id, uint32_t kept) {
+  const size_t size = kElementSize[id];
+  const size_t used = UsedBytes();
+  char* elements = reinterpret_cast<char*>(block_ + 1);
+  const size_t end = OffsetOf(id + 1);  // old end of array `id`
+  const size_t new_end = OffsetOf(id) + kept * size;
+  std::memmove(elements + new_end, elements + end, used - end);
+  block_->count[id] = static_cast<uint16_t>(kept);
+  const size_t now_used = used - (end - new_end);
+  // Give back what a burst left behind (with hysteresis against Reallocate's slack).
+  if (block_->capacity > now_used + now_used / 4 + 96) Reallocate(now_used);
+}
+
+uint32_t AddToSide(SideView side, int64_t timestamp_us, float amount_usd, uint32_t flags,
                    int64_t newest_us, const FeatureOptions& options) {
   const float x = std::log1p(amount_usd);
-  if (side.last_us == kNever) {
-    side.ew_mean = x;
-    side.ew_var = 0;
+  SideScalars& scalars = side.scalars();  // used before any array changes
+  if (scalars.last_us == kNever) {
+    scalars.ew_mean = x;
+    scalars.ew_var = 0;
   } else {
-    const float d = x - side.ew_mean;
-    side.ew_mean += kEwWeight * d;
-    side.ew_var = (1 - kEwWeight) * (side.ew_var + kEwWeight * d * d);
+    const float d = x - scalars.ew_mean;
+    scalars.ew_mean += kEwWeight * d;
+    scalars.ew_var = (1 - kEwWeight) * (scalars.ew_var + kEwWeight * d * d);
   }
-  side.last_us = std::max(side.last_us, timestamp_us);
+  scalars.last_us = std::max(scalars.last_us, timestamp_us);
 
   const int64_t ring_horizon = newest_us - kUsPerDay - options.late_tolerance_us;
   const RecentEvent event{timestamp_us, amount_usd, flags};
   if (timestamp_us < ring_horizon) {
     FoldEvent(side, event, false);  // a very late arrival: straight into its day bucket
   } else {
-    auto& r = side.recent;
+    StateArray<RecentEvent> r = side.recent();
     uint32_t pos = r.size();
     while (pos > 0 && r[pos - 1].timestamp_us > timestamp_us) --pos;
     r.Insert(pos, event);
   }
+  StateArray<RecentEvent> recent = side.recent();
   uint32_t expired = 0;
-  while (expired < side.recent.size() && side.recent[expired].timestamp_us < ring_horizon) {
-    ++expired;
-  }
-  const uint32_t kept = side.recent.size() - expired;
+  while (expired < recent.size() && recent[expired].timestamp_us < ring_horizon) ++expired;
+  const uint32_t kept = recent.size() - expired;
   const uint32_t overflow = kept > options.max_recent_events ? kept - options.max_recent_events : 0;
   const uint32_t fold = expired + overflow;
   if (fold > 0) {
     // Expired events go to their day, overflowing ones (still within 24 h) to their hour.
-    for (uint32_t i = 0; i < fold; ++i) FoldEvent(side, side.recent[i], i >= expired);
+    for (uint32_t i = 0; i < fold; ++i) FoldEvent(side, recent[i], i >= expired);
     uint32_t index = 0;
-    side.recent.RetainIf([&](const RecentEvent&) { return index++ >= fold; });
+    recent.RetainIf([&](const RecentEvent&) { return index++ >= fold; });
   }
   CompactBuckets(side, newest_us, options);
   return overflow;
 }
 
-const PeerEntry* FindPeer(const SideState& side, uint32_t peer) {
-  const PeerEntry* it = std::lower_bound(side.peers.begin(), side.peers.end(), peer,
+const PeerEntry* FindPeer(ConstSideView side, uint32_t peer) {
+  const ConstStateArray<PeerEntry> peers = side.peers();
+  const PeerEntry* it = std::lower_bound(peers.begin(), peers.end(), peer,
                                          [](const PeerEntry& e, uint32_t h) { return e.hash < h; });
-  return it != side.peers.end() && it->hash == peer ? it : nullptr;
+  return it != peers.end() && it->hash == peer ? it : nullptr;
 }
 
-void TouchPeer(SideState& side, uint32_t peer, int64_t timestamp_us, int64_t newest_us,
+void TouchPeer(SideView side, uint32_t peer, int64_t timestamp_us, int64_t newest_us,
                const FeatureOptions& options) {
   const uint32_t now_s = ToUnixSeconds(timestamp_us);
   const int64_t horizon_s =
       (newest_us - kLongestWindowUs - options.late_tolerance_us) / kUsPerSecond;
-  side.peers.RetainIf([&](const PeerEntry& e) { return e.last_s >= horizon_s; });
-  auto& p = side.peers;
+  StateArray<PeerEntry> p = side.peers();
+  p.RetainIf([&](const PeerEntry& e) { return e.last_s >= horizon_s; });
   uint32_t i = 0;
   while (i < p.size() && p[i].hash < peer) ++i;
   if (i < p.size() && p[i].hash == peer) {

@@ -10,6 +10,7 @@ namespace {
 
 constexpr uint8_t kVersion = 1;
 constexpr uint64_t kMaxEntries = 4096;
+static_assert(kMaxEntries <= kMaxArrayEntries);
 
 class Writer {
  public:
@@ -83,18 +84,18 @@ class Reader {
   size_t pos_ = 0;
 };
 
-void EncodeSide(const SideState& s, Writer& w) {
-  w.Signed(s.last_us);
-  w.Float(s.ew_mean);
-  w.Float(s.ew_var);
-  w.Varint(s.recent.size());
-  for (const RecentEvent& e : s.recent) {
+void EncodeSide(ConstSideView s, Writer& w) {
+  w.Signed(s.scalars().last_us);
+  w.Float(s.scalars().ew_mean);
+  w.Float(s.scalars().ew_var);
+  w.Varint(s.recent().size());
+  for (const RecentEvent& e : s.recent()) {
     w.Signed(e.timestamp_us);
     w.Float(e.amount_usd);
     w.Varint(e.flags);
   }
-  w.Varint(s.buckets.size());
-  for (const WindowBucket& b : s.buckets) {
+  w.Varint(s.buckets().size());
+  for (const WindowBucket& b : s.buckets()) {
     w.Fixed(b.slot, 2);
     w.U8(b.level);
     w.U8(b.near_count);
@@ -103,8 +104,8 @@ void EncodeSide(const SideState& s, Writer& w) {
     w.Float(b.sum);
     w.Float(b.max);
   }
-  w.Varint(s.peers.size());
-  for (const PeerEntry& p : s.peers) {
+  w.Varint(s.peers().size());
+  for (const PeerEntry& p : s.peers()) {
     w.Fixed(p.hash, 4);
     w.Fixed(p.first_s, 4);
     w.Fixed(p.last_s, 4);
@@ -115,12 +116,17 @@ Status Corrupt(const char* what) {
   return InvalidArgument(std::string("account state: ") + what, "state");
 }
 
-Status DecodeSide(Reader& r, SideState* s) {
+Status DecodeSide(Reader& r, SideView s) {
   uint64_t n;
-  if (!r.Signed(&s->last_us) || !r.Float(&s->ew_mean) || !r.Float(&s->ew_var)) {
+  SideScalars scalars;
+  if (!r.Signed(&scalars.last_us) || !r.Float(&scalars.ew_mean) || !r.Float(&scalars.ew_var)) {
     return Corrupt("truncated side header");
   }
-  if (s->ew_var < 0) return Corrupt("negative variance");
+  if (scalars.ew_var < 0) return Corrupt("negative variance");
+  s.scalars() = scalars;
+  StateArray<RecentEvent> recent = s.recent();
+  StateArray<WindowBucket> buckets = s.buckets();
+  StateArray<PeerEntry> peers = s.peers();
   if (!r.Count(&n)) return Corrupt("bad recent-event count");
   for (uint64_t i = 0; i < n; ++i) {
     RecentEvent e;
@@ -129,11 +135,11 @@ Status DecodeSide(Reader& r, SideState* s) {
       return Corrupt("truncated recent event");
     }
     if (flags > (kEventNear | kEventRound) || e.amount_usd < 0) return Corrupt("bad event");
-    if (i > 0 && s->recent[s->recent.size() - 1].timestamp_us > e.timestamp_us) {
+    if (i > 0 && recent[recent.size() - 1].timestamp_us > e.timestamp_us) {
       return Corrupt("recent events out of order");
     }
     e.flags = static_cast<uint32_t>(flags);
-    s->recent.PushBack(e);
+    recent.PushBack(e);
   }
   if (!r.Count(&n)) return Corrupt("bad bucket count");
   for (uint64_t i = 0; i < n; ++i) {
@@ -148,12 +154,12 @@ Status DecodeSide(Reader& r, SideState* s) {
     b.round_count = static_cast<uint16_t>(round);
     if (b.level > kLevelLastHour || b.sum < 0 || b.max < 0) return Corrupt("bad bucket");
     if (i > 0) {
-      const WindowBucket& p = s->buckets[s->buckets.size() - 1];
+      const WindowBucket& p = buckets[buckets.size() - 1];
       if (p.level > b.level || (p.level == b.level && p.slot >= b.slot)) {
         return Corrupt("buckets out of order");
       }
     }
-    s->buckets.PushBack(b);
+    buckets.PushBack(b);
   }
   if (!r.Count(&n)) return Corrupt("bad peer count");
   for (uint64_t i = 0; i < n; ++i) {
@@ -162,9 +168,9 @@ Status DecodeSide(Reader& r, SideState* s) {
       return Corrupt("truncated peer");
     }
     if (first > last) return Corrupt("peer first after last");
-    if (i > 0 && s->peers[s->peers.size() - 1].hash >= hash) return Corrupt("peers out of order");
-    s->peers.PushBack(PeerEntry{static_cast<uint32_t>(hash), static_cast<uint32_t>(first),
-                                static_cast<uint32_t>(last)});
+    if (i > 0 && peers[peers.size() - 1].hash >= hash) return Corrupt("peers out of order");
+    peers.PushBack(PeerEntry{static_cast<uint32_t>(hash), static_cast<uint32_t>(first),
+                             static_cast<uint32_t>(last)});
   }
   return Status::Ok();
 }
@@ -174,13 +180,13 @@ Status DecodeSide(Reader& r, SideState* s) {
 std::string EncodeAccountState(const AccountState& state) {
   Writer w;
   w.U8(kVersion);
-  w.Signed(state.first_seen_us);
-  w.Signed(state.last_seen_us);
-  EncodeSide(state.out, w);
-  EncodeSide(state.in, w);
-  w.Varint(state.two_hop_count);
-  w.Varint(state.paths.size());
-  for (const PathEntry& p : state.paths) {
+  w.Signed(state.first_seen_us());
+  w.Signed(state.last_seen_us());
+  EncodeSide(state.out(), w);
+  EncodeSide(state.in(), w);
+  w.Varint(state.two_hop_count());
+  w.Varint(state.paths().size());
+  for (const PathEntry& p : state.paths()) {
     w.Fixed(p.hash, 4);
     w.Fixed(p.start_s, 4);
   }
@@ -193,23 +199,25 @@ Result<AccountState> DecodeAccountState(std::string_view bytes) {
   uint8_t version;
   if (!r.U8(&version)) return Corrupt("empty");
   if (version != kVersion) return Corrupt("unknown version");
-  if (!r.Signed(&state.first_seen_us) || !r.Signed(&state.last_seen_us)) {
-    return Corrupt("truncated header");
-  }
-  if (state.first_seen_us > state.last_seen_us) return Corrupt("first seen after last seen");
-  VERDICT_RETURN_IF_ERROR(DecodeSide(r, &state.out));
-  VERDICT_RETURN_IF_ERROR(DecodeSide(r, &state.in));
+  int64_t first_seen_us, last_seen_us;
+  if (!r.Signed(&first_seen_us) || !r.Signed(&last_seen_us)) return Corrupt("truncated header");
+  if (first_seen_us > last_seen_us) return Corrupt("first seen after last seen");
+  state.set_first_seen_us(first_seen_us);
+  state.set_last_seen_us(last_seen_us);
+  VERDICT_RETURN_IF_ERROR(DecodeSide(r, state.out()));
+  VERDICT_RETURN_IF_ERROR(DecodeSide(r, state.in()));
   uint64_t two_hop, n;
   if (!r.Count(&two_hop) || !r.Count(&n) || two_hop > n) return Corrupt("bad path counts");
+  StateArray<PathEntry> paths = state.paths();
   for (uint64_t i = 0; i < n; ++i) {
     uint64_t hash, start;
     if (!r.Fixed(&hash, 4) || !r.Fixed(&start, 4)) return Corrupt("truncated path");
-    if (i > 0 && i != two_hop && state.paths[state.paths.size() - 1].hash >= hash) {
+    if (i > 0 && i != two_hop && paths[paths.size() - 1].hash >= hash) {
       return Corrupt("paths out of order");
     }
-    state.paths.PushBack(PathEntry{static_cast<uint32_t>(hash), static_cast<uint32_t>(start)});
+    paths.PushBack(PathEntry{static_cast<uint32_t>(hash), static_cast<uint32_t>(start)});
   }
-  state.two_hop_count = static_cast<uint32_t>(two_hop);
+  state.set_two_hop_count(static_cast<uint32_t>(two_hop));
   if (!r.done()) return Corrupt("trailing bytes");
   return state;
 }

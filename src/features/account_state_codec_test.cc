@@ -57,9 +57,9 @@ TEST(AccountStateCodecTest, RoundTripIsExactAndDeterministic) {
     auto decoded = DecodeAccountState(bytes);
     ASSERT_TRUE(decoded.ok()) << decoded.status().ToString();
     EXPECT_EQ(EncodeAccountState(*decoded), bytes);
-    EXPECT_EQ(decoded->out.recent.size(), state.out.recent.size());
-    EXPECT_EQ(decoded->in.peers.size(), state.in.peers.size());
-    EXPECT_EQ(decoded->two_hop_count, state.two_hop_count);
+    EXPECT_EQ(decoded->out().recent().size(), state.out().recent().size());
+    EXPECT_EQ(decoded->in().peers().size(), state.in().peers().size());
+    EXPECT_EQ(decoded->two_hop_count(), state.two_hop_count());
     ++checked;
   });
   EXPECT_EQ(checked, 12u);

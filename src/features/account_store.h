@@ -10,13 +10,61 @@
 #include <memory>
 #include <mutex>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "common/hash.h"
 #include "features/account_state.h"
 
 namespace verdict {
+
+// One stripe's accounts: a flat open-addressing table (linear probing, at most 3/4 full) of
+// 16-byte slots, the key and the state's handle; no nodes, no per-entry allocation besides the
+// state's own block. Key 0 marks an empty slot, so key 0 is stored as 1. Accounts are never
+// removed. Not thread-safe (the stripe's lock guards it).
+class AccountTable {
+ public:
+  // Makes room for `extra` more accounts, so that the next `extra` FindOrInsert calls move no
+  // state (references from the first stay valid while the second inserts).
+  void Reserve(size_t extra) {
+    if ((size_ + extra) * 4 > capacity_ * 3) Grow(size_ + extra);
+  }
+  // The state of `key`, created empty on first sight. Call Reserve(1) (or more) first.
+  AccountState& FindOrInsert(uint64_t key) {
+    key = key == 0 ? 1 : key;
+    size_t i = key & mask_;
+    while (true) {
+      Slot& slot = slots_[i];
+      if (slot.key == key) return slot.state;
+      if (slot.key == 0) {
+        slot.key = key;
+        ++size_;
+        return slot.state;
+      }
+      i = (i + 1) & mask_;
+    }
+  }
+  size_t size() const { return size_; }
+  // Bytes of the slot array (the states' blocks are apart).
+  size_t SlotBytes() const { return capacity_ * sizeof(Slot); }
+  template <typename Fn>
+  void ForEach(Fn&& fn) const {
+    for (size_t i = 0; i < capacity_; ++i) {
+      if (slots_[i].key != 0) fn(slots_[i].key, static_cast<const AccountState&>(slots_[i].state));
+    }
+  }
+
+ private:
+  struct Slot {
+    uint64_t key = 0;
+    AccountState state;
+  };
+  void Grow(size_t needed);
+
+  std::unique_ptr<Slot[]> slots_;
+  size_t capacity_ = 0;  // a power of two, or 0
+  size_t mask_ = 0;
+  size_t size_ = 0;
+};
 
 class AccountStore {
  public:
@@ -33,15 +81,20 @@ class AccountStore {
     std::unique_lock<std::mutex> first, second;
     if (&a == &b) {
       first = std::unique_lock(a.mu);
-    } else if (&a < &b) {
-      first = std::unique_lock(a.mu);
-      second = std::unique_lock(b.mu);
+      a.accounts.Reserve(2);  // the receiver's insert must not move the sender's state
     } else {
-      first = std::unique_lock(b.mu);
-      second = std::unique_lock(a.mu);
+      if (&a < &b) {
+        first = std::unique_lock(a.mu);
+        second = std::unique_lock(b.mu);
+      } else {
+        first = std::unique_lock(b.mu);
+        second = std::unique_lock(a.mu);
+      }
+      a.accounts.Reserve(1);
+      b.accounts.Reserve(1);
     }
-    AccountState& s = a.accounts[sk];
-    AccountState& r = b.accounts[rk];
+    AccountState& s = a.accounts.FindOrInsert(sk);
+    AccountState& r = b.accounts.FindOrInsert(rk);
     return fn(s, r);
   }
 
@@ -51,7 +104,7 @@ class AccountStore {
   void ForEach(Fn&& fn) const {
     for (const auto& stripe : stripes_) {
       std::lock_guard lock(stripe->mu);
-      for (const auto& [key, state] : stripe->accounts) fn(key, state);
+      stripe->accounts.ForEach(fn);
     }
   }
 
@@ -63,9 +116,10 @@ class AccountStore {
  private:
   struct Stripe {
     mutable std::mutex mu;
-    std::unordered_map<uint64_t, AccountState> accounts;
+    AccountTable accounts;
   };
-  // The high bits choose the stripe; the map's buckets use the key itself.
+  // The high bits choose the stripe; the table's slots use the low bits (StableHash64 mixes
+  // all of them).
   Stripe& StripeFor(uint64_t key) { return *stripes_[(key >> 32) % stripes_.size()]; }
 
   std::vector<std::unique_ptr<Stripe>> stripes_;

@@ -24,8 +24,8 @@ struct SideWindows {
 
 // Windows are (t - L, t]. Exact events count in every window they fall in; buckets (events
 // older than 24 h + tolerance) count in the 7 d and 30 d windows when they start inside them.
-void QueryWindows(const SideState& side, int64_t t, SideWindows* w) {
-  for (const RecentEvent& e : side.recent) {
+void QueryWindows(ConstSideView side, int64_t t, SideWindows* w) {
+  for (const RecentEvent& e : side.recent()) {
     if (e.timestamp_us > t) break;
     const int64_t age = t - e.timestamp_us;
     const double amount = e.amount_usd;
@@ -44,7 +44,7 @@ void QueryWindows(const SideState& side, int64_t t, SideWindows* w) {
     }
     if (age < 7 * kUsPerDay && (e.flags & kEventNear)) w->near_count_7d += 1;
   }
-  for (const WindowBucket& b : side.buckets) {
+  for (const WindowBucket& b : side.buckets()) {
     if (BucketStartUs(b) > t) continue;
     const int64_t start = BucketEffectiveStartUs(b, t);
     // Hour buckets (a busy side's overflow) count in every window they start in; day and week
@@ -69,10 +69,10 @@ struct PeerWindows {
   double new_share_7d = 0;
 };
 
-void QueryPeers(const SideState& side, int64_t t, PeerWindows* p) {
+void QueryPeers(ConstSideView side, int64_t t, PeerWindows* p) {
   const int64_t now_s = t / kUsPerSecond;
   double new_7d = 0;
-  for (const PeerEntry& e : side.peers) {
+  for (const PeerEntry& e : side.peers()) {
     if (e.first_s > now_s) continue;
     for (int i = 0; i < 3; ++i) {
       if (static_cast<int64_t>(e.last_s) > now_s - kWindowUs[i + 1] / kUsPerSecond) {
@@ -96,10 +96,11 @@ double DaysSince(int64_t since_us, int64_t t) {
 
 double Ratio(double a, double b) { return b > 0 ? a / b : 0; }
 
-double LogZscore(const SideState& side, double amount_usd) {
-  if (side.last_us == kNever) return 0;
-  const double sd = std::sqrt(static_cast<double>(side.ew_var) + 1e-4);
-  return (std::log1p(amount_usd) - side.ew_mean) / sd;
+double LogZscore(ConstSideView side, double amount_usd) {
+  const SideScalars& s = side.scalars();
+  if (s.last_us == kNever) return 0;
+  const double sd = std::sqrt(static_cast<double>(s.ew_var) + 1e-4);
+  return (std::log1p(amount_usd) - s.ew_mean) / sd;
 }
 
 template <size_t N>
@@ -204,19 +205,19 @@ void FeatureExtractor::Extract(const Transaction& txn, const AccountState& sende
   f[kDayOfWeek] = static_cast<double>(weekday);
   f[kIsWeekend] = weekday >= 5;
   const int64_t tol = options_.late_tolerance_us;
-  f[kLateEvent] = (sender.last_seen_us != kNever && t < sender.last_seen_us - tol) ||
-                  (receiver.last_seen_us != kNever && t < receiver.last_seen_us - tol);
+  f[kLateEvent] = (sender.last_seen_us() != kNever && t < sender.last_seen_us() - tol) ||
+                  (receiver.last_seen_us() != kNever && t < receiver.last_seen_us() - tol);
 
   SideWindows s_out, s_in, r_in, r_out;
-  QueryWindows(sender.out, t, &s_out);
-  QueryWindows(sender.in, t, &s_in);
-  QueryWindows(receiver.in, t, &r_in);
-  QueryWindows(receiver.out, t, &r_out);
+  QueryWindows(sender.out(), t, &s_out);
+  QueryWindows(sender.in(), t, &s_in);
+  QueryWindows(receiver.in(), t, &r_in);
+  QueryWindows(receiver.out(), t, &r_out);
 
   FillSide(s_out, f, kSenderOutCount1h);
   f[kSenderAmountRatioMean30d] = Ratio(usd, Ratio(s_out.sum[3], s_out.count[3]));
   f[kSenderAmountRatioMax30d] = Ratio(usd, s_out.max[3]);
-  f[kSenderAmountLogZscore] = LogZscore(sender.out, usd);
+  f[kSenderAmountLogZscore] = LogZscore(sender.out(), usd);
   f[kSenderNearThresholdCount24h] = s_out.near_count_24h;
   f[kSenderNearThresholdSum24h] = s_out.near_sum_24h;
   f[kSenderNearThresholdCount7d] = s_out.near_count_7d;
@@ -224,9 +225,9 @@ void FeatureExtractor::Extract(const Transaction& txn, const AccountState& sende
 
   const uint32_t receiver_hash = AccountHash32(txn.receiver.ref.account);
   PeerWindows s_peers, r_peers;
-  QueryPeers(sender.out, t, &s_peers);
-  QueryPeers(receiver.in, t, &r_peers);
-  f[kPairFirstTime] = FindPeer(sender.out, receiver_hash) == nullptr;
+  QueryPeers(sender.out(), t, &s_peers);
+  QueryPeers(receiver.in(), t, &r_peers);
+  f[kPairFirstTime] = FindPeer(sender.out(), receiver_hash) == nullptr;
   f[kSenderDistinctReceivers24h] = s_peers.distinct[0];
   f[kSenderDistinctReceivers7d] = s_peers.distinct[1];
   f[kSenderDistinctReceivers30d] = s_peers.distinct[2];
@@ -235,15 +236,15 @@ void FeatureExtractor::Extract(const Transaction& txn, const AccountState& sende
   f[kSenderInCount24h] = s_in.count[1];
   f[kSenderInSum24h] = s_in.sum[1];
   f[kSenderPassThroughRatio24h] = Ratio(usd, s_in.sum[1]);
-  f[kSenderHoursSinceLastIn] = HoursSince(sender.in.last_us, t);
-  f[kSenderHoursSinceLastOut] = HoursSince(sender.out.last_us, t);
-  f[kSenderDaysSinceLastActivity] = DaysSince(sender.last_seen_us, t);
-  f[kSenderAccountAgeDays] = std::max(0.0, DaysSince(sender.first_seen_us, t));
+  f[kSenderHoursSinceLastIn] = HoursSince(sender.in().scalars().last_us, t);
+  f[kSenderHoursSinceLastOut] = HoursSince(sender.out().scalars().last_us, t);
+  f[kSenderDaysSinceLastActivity] = DaysSince(sender.last_seen_us(), t);
+  f[kSenderAccountAgeDays] = std::max(0.0, DaysSince(sender.first_seen_us(), t));
 
   FillSide(r_in, f, kReceiverInCount1h);
   f[kReceiverAmountRatioMean30d] = Ratio(usd, Ratio(r_in.sum[3], r_in.count[3]));
   f[kReceiverAmountRatioMax30d] = Ratio(usd, r_in.max[3]);
-  f[kReceiverAmountLogZscore] = LogZscore(receiver.in, usd);
+  f[kReceiverAmountLogZscore] = LogZscore(receiver.in(), usd);
   f[kReceiverNearThresholdCount24h] = r_in.near_count_24h;
   f[kReceiverNearThresholdSum24h] = r_in.near_sum_24h;
   f[kReceiverNearThresholdCount7d] = r_in.near_count_7d;
@@ -252,9 +253,9 @@ void FeatureExtractor::Extract(const Transaction& txn, const AccountState& sende
   f[kReceiverDistinctSenders30d] = r_peers.distinct[2];
   f[kReceiverNewSenderShare7d] = r_peers.new_share_7d;
   f[kReceiverOutSum24h] = r_out.sum[1];
-  f[kReceiverHoursSinceLastOut] = HoursSince(receiver.out.last_us, t);
-  f[kReceiverDaysSinceLastActivity] = DaysSince(receiver.last_seen_us, t);
-  f[kReceiverAccountAgeDays] = std::max(0.0, DaysSince(receiver.first_seen_us, t));
+  f[kReceiverHoursSinceLastOut] = HoursSince(receiver.out().scalars().last_us, t);
+  f[kReceiverDaysSinceLastActivity] = DaysSince(receiver.last_seen_us(), t);
+  f[kReceiverAccountAgeDays] = std::max(0.0, DaysSince(receiver.first_seen_us(), t));
 
   CycleHits cycles;
   if (&sender != &receiver) cycles = DetectCycles(sender, receiver_hash, t, options_);
@@ -275,8 +276,8 @@ void FeatureExtractor::Apply(const Transaction& txn, AccountState& sender,
   if (IsNearThreshold(usd_double)) flags |= kEventNear;
   if (IsRound(txn.amount)) flags |= kEventRound;
   const int64_t tol = options_.late_tolerance_us;
-  if ((sender.last_seen_us != kNever && t < sender.last_seen_us - tol) ||
-      (receiver.last_seen_us != kNever && t < receiver.last_seen_us - tol)) {
+  if ((sender.last_seen_us() != kNever && t < sender.last_seen_us() - tol) ||
+      (receiver.last_seen_us() != kNever && t < receiver.last_seen_us() - tol)) {
     late_events_.fetch_add(1, std::memory_order_relaxed);
   }
   const uint32_t sender_hash = AccountHash32(txn.sender.ref.account);
@@ -284,13 +285,14 @@ void FeatureExtractor::Apply(const Transaction& txn, AccountState& sender,
 
   PropagatePaths(sender, receiver, receiver_hash, t, options_);
   for (AccountState* a : {&sender, &receiver}) {
-    a->first_seen_us = a->first_seen_us == kNever ? t : std::min(a->first_seen_us, t);
-    a->last_seen_us = std::max(a->last_seen_us, t);
+    const int64_t first = a->first_seen_us();
+    a->set_first_seen_us(first == kNever ? t : std::min(first, t));
+    a->set_last_seen_us(std::max(a->last_seen_us(), t));
   }
-  uint32_t overflow = AddToSide(sender.out, t, usd, flags, sender.last_seen_us, options_);
-  TouchPeer(sender.out, receiver_hash, t, sender.last_seen_us, options_);
-  overflow += AddToSide(receiver.in, t, usd, flags, receiver.last_seen_us, options_);
-  TouchPeer(receiver.in, sender_hash, t, receiver.last_seen_us, options_);
+  uint32_t overflow = AddToSide(sender.out(), t, usd, flags, sender.last_seen_us(), options_);
+  TouchPeer(sender.out(), receiver_hash, t, sender.last_seen_us(), options_);
+  overflow += AddToSide(receiver.in(), t, usd, flags, receiver.last_seen_us(), options_);
+  TouchPeer(receiver.in(), sender_hash, t, receiver.last_seen_us(), options_);
   if (overflow > 0) recent_overflow_.fetch_add(overflow, std::memory_order_relaxed);
   transactions_.fetch_add(1, std::memory_order_relaxed);
 }
