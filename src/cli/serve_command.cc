@@ -9,6 +9,8 @@
 #include <memory>
 
 #include "api/http_server.h"
+#include "engine/case_routes.h"
+#include "engine/console_routes.h"
 #include "engine/drift_routes.h"
 #include "engine/engine.h"
 #include "engine/engine_options.h"
@@ -24,6 +26,8 @@ struct ServeFlags {
   std::string listen;
   std::string data_dir;
   std::string port_file;
+  std::string console_dir;
+  bool no_console = false;
   bool insecure_dev = false;
 };
 
@@ -70,6 +74,23 @@ int Serve(const ServeFlags& flags) {
   RegisterEngineRoutes(**engine, metrics, router);
   RegisterLifecycleRoutes(**engine, router);
   RegisterDriftRoutes(**engine, router);
+  RegisterCaseRoutes((*engine)->cases(), (*engine)->journal(), router);
+  // The analyst console: built into BUILD/console beside BUILD/bin (docs/console.md).
+  if (!flags.no_console) {
+    const std::string console_dir =
+        flags.console_dir.empty() ? DefaultConsoleDir() : flags.console_dir;
+    if (console_dir.empty()) {
+      spdlog::info("console: not built (no console/ beside the binary); /console/ is off");
+    } else {
+      auto files = ConsoleFiles::Load(console_dir);
+      if (!files.ok()) {
+        spdlog::error("--console-dir: {}", files.status().message());
+        return 2;
+      }
+      RegisterConsoleRoutes(*files, router);
+      spdlog::info("console: {} files from {} at /console/", (*files)->size(), console_dir);
+    }
+  }
   // API keys live in the journal's registry; every key change is journaled.
   JournalKeyStorage key_storage((*engine)->journal());
   Result<std::unique_ptr<security::KeyStore>> keys =
@@ -134,6 +155,9 @@ void RegisterServeCommand(CLI::App& app) {
   cmd->add_option("--data-dir", flags->data_dir, "State directory; overrides engine.data_dir");
   cmd->add_option("--port-file", flags->port_file,
                   "Write the bound port to this file once listening (for tests and scripts)");
+  cmd->add_option("--console-dir", flags->console_dir,
+                  "Directory of the built console (default: console/ beside bin/)");
+  cmd->add_flag("--no-console", flags->no_console, "Do not serve the console at /console/");
   cmd->add_flag("--insecure-dev", flags->insecure_dev,
                 "No API keys: every request is tenant 'dev' with every role (development only)");
   cmd->callback([flags] { throw CLI::RuntimeError(Serve(*flags)); });
