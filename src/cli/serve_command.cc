@@ -74,7 +74,7 @@ int Serve(const ServeFlags& flags) {
   RegisterEngineRoutes(**engine, metrics, router);
   RegisterLifecycleRoutes(**engine, router);
   RegisterDriftRoutes(**engine, router);
-  RegisterCaseRoutes((*engine)->cases(), (*engine)->journal(), router);
+  RegisterCaseRoutes((*engine)->cases(), (*engine)->journal(), &(*engine)->models(), router);
   // The analyst console: built into BUILD/console beside BUILD/bin (docs/console.md).
   if (!flags.no_console) {
     const std::string console_dir =

@@ -10,12 +10,15 @@
 #include "cases/case_json.h"
 #include "common/json_writer.h"
 #include "common/rfc3339.h"
+#include "features/feature_vector.h"
 #include "journal/digest.h"
 #include "journal/merkle.h"
 
 namespace verdict {
 namespace {
 
+// As many explanations as the engine gives a flagged decision (engine.cc kTopContributions).
+constexpr size_t kTopContributions = 4;
 // How many of the account's latest records the case view shows as its timeline.
 constexpr size_t kActivityLimit = 25;
 // ?proof=inclusion reads every record up to the checkpoint; refuse it beyond this many.
@@ -175,11 +178,36 @@ Status WriteProof(const journal::Journal& journal, const journal::JournalRecord&
   return Status::Ok();
 }
 
+// The engine explains a flagged decision after journaling it (outside the stripe locks), so the
+// record keeps the features, not the explanation: recompute it with the very model that decided
+// (same name, version and sha256) when that model is still loaded. Empty otherwise.
+std::vector<Contribution> ExplainRecord(const lifecycle::ModelLifecycle* models,
+                                        const journal::JournalRecord& record) {
+  const Decision& d = record.decision;
+  if (models == nullptr || d.path != DecisionPath::kModel || d.model.name.empty() ||
+      record.feature_schema_version != kFeatureSchemaVersion ||
+      record.features.size() != kFeatureNames.size()) {
+    return {};
+  }
+  std::shared_ptr<const lifecycle::ModelSet> set = models->current();
+  for (const auto& model : {set->primary, set->candidate}) {
+    if (model == nullptr) continue;
+    const ModelRef& ref = model->ref();
+    if (ref.name != d.model.name || ref.version != d.model.version ||
+        ref.sha256 != d.model.sha256) {
+      continue;
+    }
+    FeatureView view{record.features, kFeatureNames, kFeatureSchemaVersion};
+    return model->Explain(view, kTopContributions);
+  }
+  return {};
+}
+
 // GET /v1/cases/{id}: the case with its decision, transaction, the account's recent activity
 // and the proof status of its journal record.
 Result<std::string> CaseView(const cases::CaseStore& store, const journal::Journal& journal,
-                             std::string_view tenant, std::string_view case_id,
-                             std::string_view query) {
+                             const lifecycle::ModelLifecycle* models, std::string_view tenant,
+                             std::string_view case_id, std::string_view query) {
   bool inclusion = false;
   VERDICT_RETURN_IF_ERROR(
       ForEachQueryParam(query, [&](std::string_view key, const std::string& value) {
@@ -198,12 +226,22 @@ Result<std::string> CaseView(const cases::CaseStore& store, const journal::Journ
   JsonWriter w(out);
   w.BeginObject().Key("case");
   cases::WriteCaseJson(c, /*full=*/true, w);
+  // "journal": the decision as journaled carried them; "recomputed": from the record's
+  // features with the model that decided; "none": rules decided, or that model is gone.
+  std::string_view contributions_source = "none";
+  if (record && !record->decision.contributions.empty()) {
+    contributions_source = "journal";
+  } else if (record && record->decision.outcome != Outcome::kAllow) {
+    record->decision.contributions = ExplainRecord(models, *record);
+    if (!record->decision.contributions.empty()) contributions_source = "recomputed";
+  }
   w.Key("decision");
   if (record) {
     WriteDecisionJson(record->decision, w);
   } else {
     w.Null();
   }
+  w.Key("contributions_source").String(contributions_source);
   w.Key("transaction");
   if (record && !record->canonical_input.empty()) {
     w.Raw(record->canonical_input);
@@ -305,7 +343,8 @@ Result<cases::CaseQuery> ParseCaseQuery(std::string_view query) {
   return out;
 }
 
-void RegisterCaseRoutes(cases::CaseStore& store, const journal::Journal& journal, Router& router) {
+void RegisterCaseRoutes(cases::CaseStore& store, const journal::Journal& journal,
+                        const lifecycle::ModelLifecycle* models, Router& router) {
   const RouteOptions read{{}, Role::kAnalyst};
   const RouteOptions write{{"application/json"}, Role::kAnalyst};
 
@@ -334,9 +373,9 @@ void RegisterCaseRoutes(cases::CaseStore& store, const journal::Journal& journal
 
   router.Add(
       "GET", "/v1/cases/{case_id}",
-      [&store, &journal](HttpRequest&& request, Responder respond) {
-        auto view = CaseView(store, journal, request.auth.tenant, request.PathParam("case_id"),
-                             request.query);
+      [&store, &journal, models](HttpRequest&& request, Responder respond) {
+        auto view = CaseView(store, journal, models, request.auth.tenant,
+                             request.PathParam("case_id"), request.query);
         if (!view.ok()) return respond(ErrorResponse(view.status()));
         HttpResponse response;
         response.body = std::move(view).value();

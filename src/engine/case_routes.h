@@ -12,6 +12,7 @@
 #include "cases/case_store.h"
 #include "common/result.h"
 #include "journal/journal.h"
+#include "lifecycle/model_lifecycle.h"
 
 namespace verdict {
 
@@ -24,6 +25,9 @@ Result<cases::CaseQuery> ParseCaseQuery(std::string_view query);
 // for a malformed escape.
 Result<std::string> DecodeQueryValue(std::string_view value, std::string_view field);
 
-void RegisterCaseRoutes(cases::CaseStore& cases, const journal::Journal& journal, Router& router);
+// `models` (may be null) explains a case's decision again from its journaled features (the
+// engine explains after journaling, so records carry features, not contributions).
+void RegisterCaseRoutes(cases::CaseStore& cases, const journal::Journal& journal,
+                        const lifecycle::ModelLifecycle* models, Router& router);
 
 }  // namespace verdict

@@ -101,7 +101,19 @@ export function renderCase(main, caseId, onAuthError) {
       ),
     );
 
-    grid.append(section("Top feature contributions", "h-contrib", contributionChart(d.contributions || [])));
+    const source = {
+      journal: "As journaled with the decision.",
+      recomputed: "Recomputed (TreeSHAP) from the journaled features with the model that decided.",
+      none: "None: the rules decided without the model, or that model is no longer loaded.",
+    }[view.contributions_source];
+    grid.append(
+      section(
+        "Top feature contributions",
+        "h-contrib",
+        contributionChart(d.contributions || []),
+        el("p", { class: "help", id: "contrib-source" }, source || ""),
+      ),
+    );
 
     grid.append(
       section(

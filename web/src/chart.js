@@ -9,10 +9,10 @@ function svg(tag, attrs = {}, text) {
   return node;
 }
 
-export function contributionChart(contributions, { width = 560 } = {}) {
+export function contributionChart(contributions, { width = 620 } = {}) {
   const items = [...contributions].sort((a, b) => Math.abs(b.contribution) - Math.abs(a.contribution));
   const rowH = 28;
-  const labelW = 230;
+  const labelW = 300;
   const height = Math.max(1, items.length) * rowH + 24;
   const plotW = width - labelW - 70;
   const max = Math.max(1e-9, ...items.map((c) => Math.abs(c.contribution)));
@@ -40,9 +40,9 @@ export function contributionChart(contributions, { width = 560 } = {}) {
     const y = 8 + i * rowH;
     const w = (Math.abs(c.contribution) / max) * (plotW / 2);
     const up = c.contribution >= 0;
-    root.append(
-      svg("text", { x: labelW - 8, y: y + 15, "text-anchor": "end", class: "label" }, `${c.feature} = ${fmt(c.value)}`),
-    );
+    const label = svg("text", { x: labelW - 8, y: y + 15, "text-anchor": "end", class: "label" }, shorten(`${c.feature} = ${fmt(c.value)}`));
+    label.append(svg("title", {}, `${c.feature} = ${c.value}`));
+    root.append(label);
     root.append(
       svg("rect", {
         x: up ? zero : zero - w,
@@ -63,6 +63,11 @@ export function contributionChart(contributions, { width = 560 } = {}) {
   });
   root.append(svg("text", { x: zero, y: height - 4, "text-anchor": "middle", class: "caption" }, "← lowers score · raises score →"));
   return root;
+}
+
+// About 44 characters fit beside the bars at 12px.
+function shorten(text) {
+  return text.length > 44 ? text.slice(0, 43) + "…" : text;
 }
 
 function fmt(v) {
