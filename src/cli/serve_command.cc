@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "api/http_server.h"
+#include "cli/demo_traffic.h"
 #include "engine/case_routes.h"
 #include "engine/console_routes.h"
 #include "engine/drift_routes.h"
@@ -28,6 +29,7 @@ struct ServeFlags {
   std::string port_file;
   std::string console_dir;
   bool no_console = false;
+  double demo_traffic = 0;  // transactions per second; 0: none
   bool insecure_dev = false;
 };
 
@@ -135,9 +137,21 @@ int Serve(const ServeFlags& flags) {
     std::filesystem::rename(tmp, flags.port_file, ec);
   }
 
+  std::unique_ptr<DemoTraffic> demo;
+  if (flags.demo_traffic > 0) {
+    // Engine::Submit takes no tenant yet: these decisions are journaled under "default"
+    // (under --insecure-dev the console's tenant is "dev"; see docs/console.md).
+    demo = std::make_unique<DemoTraffic>(**engine, flags.demo_traffic);
+    spdlog::info("demo traffic: {} simulated transactions per second", flags.demo_traffic);
+  }
+
   int signal_number = 0;
   sigwait(&stop_signals, &signal_number);
   spdlog::info("received signal {}; stopping", signal_number);
+  if (demo) {
+    demo->Stop();
+    spdlog::info("demo traffic: {} transactions submitted", demo->submitted());
+  }
   (*server)->Stop();
   engine->reset();
   spdlog::info("stopped");
@@ -157,6 +171,9 @@ void RegisterServeCommand(CLI::App& app) {
                   "Write the bound port to this file once listening (for tests and scripts)");
   cmd->add_option("--console-dir", flags->console_dir,
                   "Directory of the built console (default: console/ beside bin/)");
+  cmd->add_option("--demo-traffic", flags->demo_traffic,
+                  "Feed this many simulated transactions per second through the engine (demo)")
+      ->check(CLI::Range(0.0, 1000.0));
   cmd->add_flag("--no-console", flags->no_console, "Do not serve the console at /console/");
   cmd->add_flag("--insecure-dev", flags->insecure_dev,
                 "No API keys: every request is tenant 'dev' with every role (development only)");
