@@ -238,6 +238,7 @@ class CasesTest(unittest.TestCase):
                              capture_output=True, text=True, timeout=60)
         self.assertEqual(run.returncode, 0, run.stderr)
         out = run.stdout
+        self.check_labels_from_cases()
         type(self).engine = vp.VerdictProcess(data_dir=self.data_dir, insecure_dev=False,
                                               extra_args=["--console-dir", self.console_dir])
         events = []
@@ -246,6 +247,47 @@ class CasesTest(unittest.TestCase):
             if row.get("kind") == "admin_event":
                 events.append(row)
         return events
+
+    def check_labels_from_cases(self):
+        """The disposed case (case-3, false_positive) relabels its row in `verdict features`
+        and `verdict train` (run while the engine is stopped: they open its journal)."""
+        sim_csv = os.path.join(self.tmp, "sim.csv")
+        subprocess.run([vp.BINARY, "sim", "--accounts", "1000", "--days", "26", "--out", sim_csv],
+                       check=True, capture_output=True)
+        with open(sim_csv) as f:
+            header = f.readline().rstrip("\n").split(",")
+        row = dict.fromkeys(header, "")
+        row.update(transaction_id="case-3", timestamp="2026-01-20T10:00:00Z", amount="23000.00",
+                   currency="USD", sender_account="ACC-CASE-0", sender_bank="BANKUS33",
+                   sender_country="US", receiver_account="ACC-2", receiver_bank="BANKGB22",
+                   receiver_country="GB", channel="wire", type="transfer", is_laundering="1",
+                   typology="structuring")
+        with open(sim_csv, "a") as f:
+            f.write(",".join(row[h] for h in header) + "\n")
+        out_csv = os.path.join(self.tmp, "features.csv")
+        run = subprocess.run([vp.BINARY, "features", "--input", sim_csv, "--out", out_csv,
+                              "--labels-from-cases", self.data_dir, "--json"],
+                             capture_output=True, text=True, timeout=120)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        self.assertEqual(json.loads(run.stdout)["case_labels"], 1)
+        with open(out_csv) as f:
+            columns = f.readline().rstrip("\n").split(",")
+            rows = [line.rstrip("\n").split(",") for line in f]
+        label_column = next(c for c in ("is_laundering", "label") if c in columns)
+        case_row = [r for r in rows if "case-3" in r]
+        self.assertEqual(len(case_row), 1)
+        self.assertEqual(case_row[0][columns.index(label_column)], "0")  # input said 1
+        run = subprocess.run([vp.BINARY, "train", "--input", sim_csv, "--out",
+                              os.path.join(self.tmp, "model"), "--rounds", "5", "--threads", "1",
+                              "--labels-from-cases", self.data_dir, "--json"],
+                             capture_output=True, text=True, timeout=300)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        self.assertEqual(json.loads(run.stdout)["case_labels"], 1)
+        # Another tenant's dispositions are not this one's labels.
+        run = subprocess.run([vp.BINARY, "features", "--input", sim_csv, "--out", out_csv,
+                              "--labels-from-cases", self.data_dir, "--labels-tenant", "bank-b",
+                              "--json"], capture_output=True, text=True, timeout=120)
+        self.assertEqual(json.loads(run.stdout)["case_labels"], 0)
 
     def test_console_files_content_types_and_no_traversal(self):
         status, headers, body = self.engine.request("GET", "/console/")
