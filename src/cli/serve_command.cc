@@ -4,6 +4,7 @@
 #include <signal.h>
 #include <spdlog/spdlog.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -29,6 +30,7 @@ struct ServeFlags {
   std::string port_file;
   std::string console_dir;
   bool no_console = false;
+  bool list_routes = false;
   double demo_traffic = 0;  // transactions per second; 0: none
   bool insecure_dev = false;
 };
@@ -121,6 +123,10 @@ int Serve(const ServeFlags& flags) {
           options.data_dir);
     }
   }
+  if (flags.list_routes) {
+    for (const std::string& route : router.Routes()) std::printf("%s\n", route.c_str());
+    return 0;
+  }
   Result<std::unique_ptr<HttpServer>> server = HttpServer::Create(options.server, router, metrics);
   if (!server.ok()) {
     spdlog::error("{}", server.status().message());
@@ -174,6 +180,8 @@ void RegisterServeCommand(CLI::App& app) {
   cmd->add_option("--demo-traffic", flags->demo_traffic,
                   "Feed this many simulated transactions per second through the engine (demo)")
       ->check(CLI::Range(0.0, 1000.0));
+  cmd->add_flag("--list-routes", flags->list_routes,
+                "Print every route (METHOD pattern role) and exit without serving");
   cmd->add_flag("--no-console", flags->no_console, "Do not serve the console at /console/");
   cmd->add_flag("--insecure-dev", flags->insecure_dev,
                 "No API keys: every request is tenant 'dev' with every role (development only)");
