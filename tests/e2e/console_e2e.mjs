@@ -31,6 +31,7 @@ const { chromium } = require("playwright-core");
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "verdict-e2e-"));
 const dataDir = path.join(tmp, "var");
 fs.mkdirSync(OUT, { recursive: true });
+fs.rmSync(path.join(OUT, "failure.png"), { force: true });
 
 function createKey(tenant, ...roles) {
   const args = ["keys", "create", "--data-dir", dataDir, "--tenant", tenant, "--json"];
