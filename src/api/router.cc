@@ -46,6 +46,20 @@ std::vector<std::string> Router::PublicRoutes() const {
   return out;
 }
 
+std::vector<std::string> Router::Routes() const {
+  std::vector<std::string> out;
+  for (const Route& route : routes_) {
+    std::string roles;
+    for (Role r : {Role::kScorer, Role::kAnalyst, Role::kAdmin, Role::kAuditor}) {
+      if ((static_cast<uint32_t>(route.options.role) & static_cast<uint32_t>(r)) == 0) continue;
+      if (!roles.empty()) roles += '|';
+      roles += RoleName(r);
+    }
+    out.push_back(route.method + " " + route.pattern + " " + (roles.empty() ? "public" : roles));
+  }
+  return out;
+}
+
 bool Router::Match(const Route& route, const std::vector<std::string_view>& parts,
                    std::vector<std::pair<std::string, std::string>>* params) {
   if (parts.size() != route.segments.size()) return false;

@@ -31,6 +31,9 @@ class Router {
   void SetAuthenticator(const Authenticator* authenticator) { authenticator_ = authenticator; }
   // "METHOD pattern" of every route open without a key (start-up log, tests).
   std::vector<std::string> PublicRoutes() const;
+  // Every route as "METHOD pattern role" (role "public" or names joined by '|'), in the order
+  // added: `verdict serve --list-routes` and the test of docs/api.yaml.
+  std::vector<std::string> Routes() const;
 
   void Add(std::string method, std::string pattern, HttpHandler handler, RouteOptions options = {});
 

@@ -63,5 +63,16 @@ TEST_F(RouterTest, WrongContentTypeIs415) {
   EXPECT_EQ(Dispatch(router_, "POST", "/v1/decisions", "", "").body, "decide");
 }
 
+TEST(RouterRoutesTest, ListsEveryRouteWithItsRoles) {
+  Router router;
+  auto noop = [](HttpRequest&&, Responder) {};
+  router.Add("GET", "/healthz", noop);
+  router.Add("GET", "/v1/cases/{case_id}", noop, RouteOptions{{}, Role::kAnalyst});
+  router.Add("GET", "/metrics", noop, RouteOptions{{}, Role::kAdmin | Role::kAuditor});
+  EXPECT_EQ(router.Routes(),
+            (std::vector<std::string>{"GET /healthz public", "GET /v1/cases/{case_id} analyst",
+                                      "GET /metrics admin|auditor"}));
+}
+
 }  // namespace
 }  // namespace verdict

@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 
+#include "cli/case_labels.h"
 #include "common/json_writer.h"
 #include "features/feature_matrix_writer.h"
 #include "features/feature_stream.h"
@@ -17,6 +18,8 @@ struct FeaturesFlags {
   std::string input;
   std::string out;
   std::string format = "auto";
+  std::string labels_from_cases;  // an engine's data directory
+  std::string labels_tenant = "default";
   bool json = false;
 };
 
@@ -34,6 +37,13 @@ int RunFeatures(const FeaturesFlags& flags) {
   reader_options.format = *format;
   auto reader = TransactionReader::Open(reader_options);
   if (!reader.ok()) return Fail(reader.status());
+  training::LabelOverrides case_labels;
+  if (!flags.labels_from_cases.empty()) {
+    auto labels = LoadLabelsFromCases(flags.labels_from_cases, flags.labels_tenant);
+    if (!labels.ok()) return Fail(labels.status());
+    case_labels = std::move(labels).value();
+  }
+  size_t relabelled = 0;
   auto writer = FeatureMatrixWriter::Open(flags.out);
   if (!writer.ok()) return Fail(writer.status());
 
@@ -47,6 +57,11 @@ int RunFeatures(const FeaturesFlags& flags) {
     if (!more.ok()) return Fail(more.status());
     if (!*more) break;
     stream.Process(t.txn, &features);
+    if (auto it = case_labels.find(t.txn.transaction_id); it != case_labels.end()) {
+      t.label = it->second != 0;
+      if (*t.label && t.typology.empty()) t.typology = "analyst";
+      ++relabelled;
+    }
     Status s = (*writer)->Write(t.row, t.txn, t.label, t.typology, t.pattern_id, features);
     if (!s.ok()) return Fail(s);
     if (++done % 100'000 == 0) std::fprintf(stderr, "\rfeatures: %zu rows", done);
@@ -80,6 +95,8 @@ int RunFeatures(const FeaturesFlags& flags) {
         .Uint(done)
         .Key("bad_rows")
         .Uint(stats.bad_rows)
+        .Key("case_labels")
+        .Uint(relabelled)
         .Key("late_events")
         .Uint(counters.late_events)
         .Key("recent_overflow")
@@ -103,6 +120,10 @@ int RunFeatures(const FeaturesFlags& flags) {
     std::printf("%zu transactions (%zu bad rows, %llu late) -> %s, %zu features, %.1f s\n", done,
                 stats.bad_rows, static_cast<unsigned long long>(counters.late_events),
                 flags.out.c_str(), static_cast<size_t>(kFeatureCount), seconds);
+    if (!flags.labels_from_cases.empty()) {
+      std::printf("%zu rows labelled by analysts' case dispositions (of %zu)\n", relabelled,
+                  case_labels.size());
+    }
   }
   return 0;
 }
@@ -119,6 +140,11 @@ void RegisterFeaturesCommand(CLI::App& app) {
   cmd->add_option("--out", flags->out, "Output CSV of features and labels")->required();
   cmd->add_option("--format", flags->format,
                   "auto (from the header), verdict, amlsim, amlsim-folder, amlworld")
+      ->capture_default_str();
+  cmd->add_option("--labels-from-cases", flags->labels_from_cases,
+                  "An engine's data directory: closed cases' dispositions replace the input's "
+                  "labels, joined by transaction id (true_positive/escalated 1, else 0)");
+  cmd->add_option("--labels-tenant", flags->labels_tenant, "Whose cases (--labels-from-cases)")
       ->capture_default_str();
   cmd->add_flag("--json", flags->json, "Print the totals as one JSON object on stdout");
   cmd->callback([flags] { throw CLI::RuntimeError(RunFeatures(*flags)); });

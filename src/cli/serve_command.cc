@@ -4,11 +4,15 @@
 #include <signal.h>
 #include <spdlog/spdlog.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <memory>
 
 #include "api/http_server.h"
+#include "cli/demo_traffic.h"
+#include "engine/case_routes.h"
+#include "engine/console_routes.h"
 #include "engine/drift_routes.h"
 #include "engine/engine.h"
 #include "engine/engine_options.h"
@@ -24,6 +28,10 @@ struct ServeFlags {
   std::string listen;
   std::string data_dir;
   std::string port_file;
+  std::string console_dir;
+  bool no_console = false;
+  bool list_routes = false;
+  double demo_traffic = 0;  // transactions per second; 0: none
   bool insecure_dev = false;
 };
 
@@ -70,6 +78,23 @@ int Serve(const ServeFlags& flags) {
   RegisterEngineRoutes(**engine, metrics, router);
   RegisterLifecycleRoutes(**engine, router);
   RegisterDriftRoutes(**engine, router);
+  RegisterCaseRoutes((*engine)->cases(), (*engine)->journal(), &(*engine)->models(), router);
+  // The analyst console: built into BUILD/console beside BUILD/bin (docs/console.md).
+  if (!flags.no_console) {
+    const std::string console_dir =
+        flags.console_dir.empty() ? DefaultConsoleDir() : flags.console_dir;
+    if (console_dir.empty()) {
+      spdlog::info("console: not built (no console/ beside the binary); /console/ is off");
+    } else {
+      auto files = ConsoleFiles::Load(console_dir);
+      if (!files.ok()) {
+        spdlog::error("--console-dir: {}", files.status().message());
+        return 2;
+      }
+      RegisterConsoleRoutes(*files, router);
+      spdlog::info("console: {} files from {} at /console/", (*files)->size(), console_dir);
+    }
+  }
   // API keys live in the journal's registry; every key change is journaled.
   JournalKeyStorage key_storage((*engine)->journal());
   Result<std::unique_ptr<security::KeyStore>> keys =
@@ -98,6 +123,10 @@ int Serve(const ServeFlags& flags) {
           options.data_dir);
     }
   }
+  if (flags.list_routes) {
+    for (const std::string& route : router.Routes()) std::printf("%s\n", route.c_str());
+    return 0;
+  }
   Result<std::unique_ptr<HttpServer>> server = HttpServer::Create(options.server, router, metrics);
   if (!server.ok()) {
     spdlog::error("{}", server.status().message());
@@ -114,9 +143,21 @@ int Serve(const ServeFlags& flags) {
     std::filesystem::rename(tmp, flags.port_file, ec);
   }
 
+  std::unique_ptr<DemoTraffic> demo;
+  if (flags.demo_traffic > 0) {
+    // Engine::Submit takes no tenant yet: these decisions are journaled under "default"
+    // (under --insecure-dev the console's tenant is "dev"; see docs/console.md).
+    demo = std::make_unique<DemoTraffic>(**engine, flags.demo_traffic);
+    spdlog::info("demo traffic: {} simulated transactions per second", flags.demo_traffic);
+  }
+
   int signal_number = 0;
   sigwait(&stop_signals, &signal_number);
   spdlog::info("received signal {}; stopping", signal_number);
+  if (demo) {
+    demo->Stop();
+    spdlog::info("demo traffic: {} transactions submitted", demo->submitted());
+  }
   (*server)->Stop();
   engine->reset();
   spdlog::info("stopped");
@@ -134,6 +175,14 @@ void RegisterServeCommand(CLI::App& app) {
   cmd->add_option("--data-dir", flags->data_dir, "State directory; overrides engine.data_dir");
   cmd->add_option("--port-file", flags->port_file,
                   "Write the bound port to this file once listening (for tests and scripts)");
+  cmd->add_option("--console-dir", flags->console_dir,
+                  "Directory of the built console (default: console/ beside bin/)");
+  cmd->add_option("--demo-traffic", flags->demo_traffic,
+                  "Feed this many simulated transactions per second through the engine (demo)")
+      ->check(CLI::Range(0.0, 1000.0));
+  cmd->add_flag("--list-routes", flags->list_routes,
+                "Print every route (METHOD pattern role) and exit without serving");
+  cmd->add_flag("--no-console", flags->no_console, "Do not serve the console at /console/");
   cmd->add_flag("--insecure-dev", flags->insecure_dev,
                 "No API keys: every request is tenant 'dev' with every role (development only)");
   cmd->callback([flags] { throw CLI::RuntimeError(Serve(*flags)); });

@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 
+#include "cli/case_labels.h"
 #include "common/json_writer.h"
 #include "training/trainer.h"
 
@@ -16,6 +17,8 @@ namespace {
 struct TrainFlags {
   training::TrainOptions options;
   std::string format = "auto";
+  std::string labels_from_cases;  // an engine's data directory
+  std::string labels_tenant = "default";
   bool json = false;
 };
 
@@ -30,6 +33,16 @@ int RunTrain(TrainFlags& flags) {
     return 2;
   }
   flags.options.reader.format = *format;
+  if (!flags.labels_from_cases.empty()) {
+    auto labels = LoadLabelsFromCases(flags.labels_from_cases, flags.labels_tenant);
+    if (!labels.ok()) {
+      std::fprintf(stderr, "train: %s\n", labels.status().message().c_str());
+      return 2;
+    }
+    std::fprintf(stderr, "train: %zu case dispositions of tenant '%s' as labels\n", labels->size(),
+                 flags.labels_tenant.c_str());
+    flags.options.label_overrides = std::move(labels).value();
+  }
   auto result = training::Train(flags.options, [](std::string_view line) {
     std::fprintf(stderr, "train: %.*s\n", static_cast<int>(line.size()), line.data());
   });
@@ -50,6 +63,8 @@ int RunTrain(TrainFlags& flags) {
         .Double(r.training_seconds)
         .Key("accounts")
         .Uint(r.accounts)
+        .Key("case_labels")
+        .Uint(r.case_labels)
         .Key("model_bytes")
         .Uint(r.model_bytes)
         .Key("manifest")
@@ -64,6 +79,9 @@ int RunTrain(TrainFlags& flags) {
       "hold-out %zu rows (%zu laundering)\n",
       r.rows, r.bad_rows, r.unlabelled_rows, r.accounts, r.train_rows, r.train_positives,
       r.holdout_rows, r.holdout_positives);
+  if (!flags.labels_from_cases.empty()) {
+    std::printf("%zu rows labelled by analysts' case dispositions\n", r.case_labels);
+  }
   std::printf("model %s: %zu trees, %zu bytes, sha256 %s\n", flags.options.out_dir.c_str(), r.trees,
               r.model_bytes, r.sha256.substr(0, 16).c_str());
   std::printf(
@@ -119,6 +137,11 @@ void RegisterTrainCommand(CLI::App& app) {
   cmd->add_option("--subsample", o.booster.subsample, "Row subsampling per tree")
       ->capture_default_str();
   cmd->add_option("--colsample-bytree", o.booster.colsample_bytree, "Feature subsampling per tree")
+      ->capture_default_str();
+  cmd->add_option("--labels-from-cases", flags->labels_from_cases,
+                  "An engine's data directory: closed cases' dispositions replace the input's "
+                  "labels, joined by transaction id (true_positive/escalated 1, else 0)");
+  cmd->add_option("--labels-tenant", flags->labels_tenant, "Whose cases (--labels-from-cases)")
       ->capture_default_str();
   cmd->add_flag("--json", flags->json, "Print the summary (with the manifest) as JSON on stdout");
   cmd->callback([flags] { throw CLI::RuntimeError(RunTrain(*flags)); });

@@ -71,13 +71,16 @@ Result<TrainResult> Train(const TrainOptions& options, const Log& log) {
 
   const auto start = std::chrono::steady_clock::now();
   say("reading " + options.reader.path + " and computing features");
-  VERDICT_ASSIGN_OR_RETURN(TrainingSet set, LoadTrainingSet(options.reader, [&](size_t rows) {
-                             say("features: " + std::to_string(rows) + " rows");
-                           }));
+  VERDICT_ASSIGN_OR_RETURN(
+      TrainingSet set,
+      LoadTrainingSet(
+          options.reader, [&](size_t rows) { say("features: " + std::to_string(rows) + " rows"); },
+          options.label_overrides.empty() ? nullptr : &options.label_overrides));
   TrainResult result;
   result.input = options.reader.path;
   result.format = set.format;
   result.rows = set.rows;
+  result.case_labels = set.overridden_labels;
   result.bad_rows = set.stats.bad_rows;
   result.unlabelled_rows = set.rows - set.labelled_rows;
   result.accounts = set.accounts;

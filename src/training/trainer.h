@@ -27,6 +27,8 @@ struct TrainOptions {
   BoosterParams booster;
   // The reference distributions use at most this many training rows (evenly spaced).
   size_t reference_max_rows = 1'000'000;
+  // Labels by transaction id that replace the input's (`--labels-from-cases`); empty: none.
+  LabelOverrides label_overrides;
 };
 
 struct TrainResult {
@@ -35,6 +37,7 @@ struct TrainResult {
   size_t rows = 0;
   size_t bad_rows = 0;
   size_t unlabelled_rows = 0;
+  size_t case_labels = 0;  // rows labelled by label_overrides
   size_t accounts = 0;
   int64_t split_us = 0;
   size_t train_rows = 0;

@@ -6,7 +6,8 @@
 
 namespace verdict::training {
 
-Result<TrainingSet> LoadTrainingSet(const ReaderOptions& options, const Progress& progress) {
+Result<TrainingSet> LoadTrainingSet(const ReaderOptions& options, const Progress& progress,
+                                    const LabelOverrides* overrides) {
   VERDICT_ASSIGN_OR_RETURN(auto reader, TransactionReader::Open(options));
   TrainingSet set;
   set.format = reader->format();
@@ -23,6 +24,13 @@ Result<TrainingSet> LoadTrainingSet(const ReaderOptions& options, const Progress
     VERDICT_ASSIGN_OR_RETURN(bool more, reader->Next(&t));
     if (!more) break;
     stream.Process(t.txn, &features);
+    if (overrides != nullptr) {
+      if (auto it = overrides->find(t.txn.transaction_id); it != overrides->end()) {
+        t.label = it->second != 0;
+        if (*t.label && t.typology.empty()) t.typology = "analyst";
+        ++set.overridden_labels;
+      }
+    }
     for (double v : features) set.x.push_back(static_cast<float>(v));
     set.labelled.push_back(t.label.has_value());
     set.labels.push_back(t.label.value_or(false));

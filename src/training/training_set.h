@@ -35,6 +35,7 @@ struct TrainingSet {
   size_t accounts = 0;
   size_t labelled_rows = 0;
   size_t positives = 0;
+  size_t overridden_labels = 0;  // rows whose label came from LabelOverrides
 
   const float* Row(size_t i) const { return &x[i * kFeatureCount]; }
 };
@@ -42,9 +43,15 @@ struct TrainingSet {
 // Called every 100,000 rows with the number read so far.
 using Progress = std::function<void(size_t rows)>;
 
+// Labels by transaction id that replace (or supply) the input's: analysts' case dispositions
+// (cases::LoadCaseLabels; 1 suspicious, 0 not).
+using LabelOverrides = std::unordered_map<std::string, int>;
+
 // Reads every good row of the input (bad rows are counted in `stats`), computing features in
-// file order. An input without any label is refused (nothing to train or evaluate on).
-Result<TrainingSet> LoadTrainingSet(const ReaderOptions& options, const Progress& progress = {});
+// file order; `overrides` (may be null) relabels rows by transaction id. An input without any
+// label is refused (nothing to train or evaluate on).
+Result<TrainingSet> LoadTrainingSet(const ReaderOptions& options, const Progress& progress = {},
+                                    const LabelOverrides* overrides = nullptr);
 
 // The time split: rows with timestamp < split_us train, the rest are held out. The split is
 // the timestamp of the row at (1 − holdout_fraction) of the time-ordered rows, so roughly the

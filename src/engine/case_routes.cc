@@ -1,0 +1,468 @@
+#include "engine/case_routes.h"
+
+#include <simdjson.h>
+
+#include <charconv>
+#include <memory>
+#include <utility>
+
+#include "api/decision_json.h"
+#include "cases/case_json.h"
+#include "common/json_writer.h"
+#include "common/rfc3339.h"
+#include "features/feature_vector.h"
+#include "journal/digest.h"
+#include "journal/merkle.h"
+
+namespace verdict {
+namespace {
+
+// As many explanations as the engine gives a flagged decision (engine.cc kTopContributions).
+constexpr size_t kTopContributions = 4;
+// How many of the account's latest records the case view shows as its timeline.
+constexpr size_t kActivityLimit = 25;
+// ?proof=inclusion reads every record up to the checkpoint; refuse it beyond this many.
+constexpr uint64_t kMaxInclusionTreeSize = 1'000'000;
+
+HttpResponse ErrorResponse(const Status& status) {
+  HttpResponse response;
+  response.status = HttpStatusOf(status.code());
+  response.body = ErrorToJson(status);
+  return response;
+}
+
+int HexDigit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// Splits "a=1&b=2" and calls fn(key, decoded value) for each pair; stops at the first error.
+template <typename Fn>
+Status ForEachQueryParam(std::string_view query, Fn fn) {
+  while (!query.empty()) {
+    const size_t amp = query.find('&');
+    std::string_view pair = query.substr(0, amp);
+    query = amp == std::string_view::npos ? std::string_view() : query.substr(amp + 1);
+    if (pair.empty()) continue;
+    const size_t eq = pair.find('=');
+    const std::string_view key = pair.substr(0, eq);
+    const std::string_view raw =
+        eq == std::string_view::npos ? std::string_view() : pair.substr(eq + 1);
+    VERDICT_ASSIGN_OR_RETURN(std::string value, DecodeQueryValue(raw, key.substr(0, 40)));
+    VERDICT_RETURN_IF_ERROR(fn(key, value));
+  }
+  return Status::Ok();
+}
+
+// The JSON object of a POST body, or an error that says what the route expects.
+Result<simdjson::dom::object> ParseBody(simdjson::dom::parser& parser,
+                                        const simdjson::padded_string& body,
+                                        std::string_view expected) {
+  simdjson::dom::object obj;
+  if (parser.parse(body).get_object().get(obj) != simdjson::SUCCESS) {
+    return InvalidArgument("body must be a JSON object " + std::string(expected));
+  }
+  return obj;
+}
+
+Status UnknownField(std::string_view key) {
+  const std::string name(key.substr(0, 40));
+  return InvalidArgument("unknown field '" + name + "'", name);
+}
+
+Result<std::string> StringField(simdjson::dom::element value, std::string_view key) {
+  std::string_view s;
+  if (value.get_string().get(s) != simdjson::SUCCESS) {
+    return InvalidArgument(std::string(key) + " must be a string", std::string(key));
+  }
+  return std::string(s);
+}
+
+// One record of the account's timeline: when, how much, which way, and what was decided.
+void WriteActivity(const journal::JournalRecord& r, std::string_view account, JsonWriter& w) {
+  std::string amount, currency, sender, receiver;
+  simdjson::dom::parser parser;
+  simdjson::padded_string text(r.canonical_input);
+  simdjson::dom::object obj;
+  if (parser.parse(text).get_object().get(obj) == simdjson::SUCCESS) {
+    std::string_view s;
+    if (obj["amount"].get_string().get(s) == simdjson::SUCCESS) amount = s;
+    if (obj["currency"].get_string().get(s) == simdjson::SUCCESS) currency = s;
+    if (obj["sender"]["account"].get_string().get(s) == simdjson::SUCCESS) sender = s;
+    if (obj["receiver"]["account"].get_string().get(s) == simdjson::SUCCESS) receiver = s;
+  }
+  const bool outgoing = sender == account;
+  w.BeginObject()
+      .Key("decision_id")
+      .String(r.decision.decision_id.ToString())
+      .Key("transaction_id")
+      .String(r.decision.transaction_id)
+      .Key("transaction_at")
+      .String(FormatRfc3339Micros(r.timestamp_us))
+      .Key("decided_at")
+      .String(FormatRfc3339Micros(r.decided_at_us))
+      .Key("direction")
+      .String(outgoing ? "out" : "in")
+      .Key("counterparty")
+      .String(outgoing ? receiver : sender)
+      .Key("amount")
+      .String(amount)
+      .Key("currency")
+      .String(currency)
+      .Key("outcome")
+      .String(OutcomeName(r.decision.outcome))
+      .Key("score")
+      .Double(r.decision.score)
+      .Key("reasons")
+      .BeginArray();
+  for (const Reason& reason : r.decision.reasons) w.String(reason.code);
+  w.EndArray().EndObject();
+}
+
+// The record's standing in the journal: durable with its hash; covered (or not yet) by the
+// latest signed checkpoint, whose signature is checked; with `inclusion`, the Merkle inclusion
+// proof of the record in that checkpoint's tree, verified against the signed root.
+Status WriteProof(const journal::Journal& journal, const journal::JournalRecord& record,
+                  bool inclusion, JsonWriter& w) {
+  VERDICT_ASSIGN_OR_RETURN(auto checkpoint, journal.LatestCheckpoint());
+  w.BeginObject()
+      .Key("seq")
+      .Uint(record.seq)
+      .Key("record_hash")
+      .String(journal::ToHex(record.record_hash))
+      .Key("durable")
+      .Bool(record.seq <= journal.durable_sequence());
+  w.Key("checkpoint");
+  const bool covered = checkpoint && checkpoint->tree_size >= record.seq;
+  if (!checkpoint) {
+    w.Null();
+  } else {
+    w.BeginObject()
+        .Key("tree_size")
+        .Uint(checkpoint->tree_size)
+        .Key("root")
+        .String(journal::ToHex(checkpoint->root))
+        .Key("time")
+        .String(FormatRfc3339Micros(checkpoint->time_us))
+        .Key("signature_valid")
+        .Bool(journal::VerifyCheckpointSignature(*checkpoint, journal.public_key()))
+        .EndObject();
+  }
+  w.Key("covered").Bool(covered);
+  w.Key("status").String(covered ? "checkpointed" : "awaiting_checkpoint");
+  if (inclusion) {
+    w.Key("inclusion");
+    if (!covered) {
+      w.Null();
+    } else if (checkpoint->tree_size > kMaxInclusionTreeSize) {
+      return Status(StatusCode::kFailedPrecondition,
+                    "the journal is too large for an inclusion proof here; use `verdict audit "
+                    "verify`",
+                    "proof");
+    } else {
+      VERDICT_ASSIGN_OR_RETURN(journal::InclusionProof p,
+                               journal.ProveInclusion(record.seq, checkpoint->tree_size));
+      const bool verified =
+          p.leaf_hash == journal::MerkleLeafHash(journal::AsBytes(record.record_hash)) &&
+          p.root == checkpoint->root &&
+          journal::VerifyMerkleInclusion(p.leaf_hash, p.seq - 1, p.tree_size, p.path,
+                                         checkpoint->root);
+      w.BeginObject().Key("verified").Bool(verified).Key("path").BeginArray();
+      for (const journal::Digest& d : p.path) w.String(journal::ToHex(d));
+      w.EndArray().EndObject();
+    }
+  }
+  w.EndObject();
+  return Status::Ok();
+}
+
+// The engine explains a flagged decision after journaling it (outside the stripe locks), so the
+// record keeps the features, not the explanation: recompute it with the very model that decided
+// (same name, version and sha256) when that model is still loaded. Empty otherwise.
+std::vector<Contribution> ExplainRecord(const lifecycle::ModelLifecycle* models,
+                                        const journal::JournalRecord& record) {
+  const Decision& d = record.decision;
+  if (models == nullptr || d.path != DecisionPath::kModel || d.model.name.empty() ||
+      record.feature_schema_version != kFeatureSchemaVersion ||
+      record.features.size() != kFeatureNames.size()) {
+    return {};
+  }
+  std::shared_ptr<const lifecycle::ModelSet> set = models->current();
+  for (const auto& model : {set->primary, set->candidate}) {
+    if (model == nullptr) continue;
+    const ModelRef& ref = model->ref();
+    if (ref.name != d.model.name || ref.version != d.model.version ||
+        ref.sha256 != d.model.sha256) {
+      continue;
+    }
+    FeatureView view{record.features, kFeatureNames, kFeatureSchemaVersion};
+    return model->Explain(view, kTopContributions);
+  }
+  return {};
+}
+
+// GET /v1/cases/{id}: the case with its decision, transaction, the account's recent activity
+// and the proof status of its journal record.
+Result<std::string> CaseView(const cases::CaseStore& store, const journal::Journal& journal,
+                             const lifecycle::ModelLifecycle* models, std::string_view tenant,
+                             std::string_view case_id, std::string_view query) {
+  bool inclusion = false;
+  VERDICT_RETURN_IF_ERROR(
+      ForEachQueryParam(query, [&](std::string_view key, const std::string& value) {
+        if (key != "proof") return UnknownField(key);
+        if (value != "inclusion") {
+          return InvalidArgument("proof must be 'inclusion'", "proof");
+        }
+        inclusion = true;
+        return Status::Ok();
+      }));
+  VERDICT_ASSIGN_OR_RETURN(cases::Case c, store.Get(tenant, case_id));
+  VERDICT_ASSIGN_OR_RETURN(auto record, store.ReadRecord(c.journal_seq));
+  // The record is the case's by construction; the tenant check is a second wall.
+  if (record && record->tenant != c.tenant) record.reset();
+  std::string out;
+  JsonWriter w(out);
+  w.BeginObject().Key("case");
+  cases::WriteCaseJson(c, /*full=*/true, w);
+  // "journal": the decision as journaled carried them; "recomputed": from the record's
+  // features with the model that decided; "none": rules decided, or that model is gone.
+  std::string_view contributions_source = "none";
+  if (record && !record->decision.contributions.empty()) {
+    contributions_source = "journal";
+  } else if (record && record->decision.outcome != Outcome::kAllow) {
+    record->decision.contributions = ExplainRecord(models, *record);
+    if (!record->decision.contributions.empty()) contributions_source = "recomputed";
+  }
+  w.Key("decision");
+  if (record) {
+    WriteDecisionJson(record->decision, w);
+  } else {
+    w.Null();
+  }
+  w.Key("contributions_source").String(contributions_source);
+  w.Key("transaction");
+  if (record && !record->canonical_input.empty()) {
+    w.Raw(record->canonical_input);
+  } else {
+    w.Null();
+  }
+  w.Key("proof");
+  if (record) {
+    VERDICT_RETURN_IF_ERROR(WriteProof(journal, *record, inclusion, w));
+  } else {
+    w.Null();
+  }
+  w.Key("activity").BeginObject().Key("account").String(c.sender_account);
+  w.Key("records").BeginArray();
+  if (!c.sender_account.empty()) {
+    VERDICT_ASSIGN_OR_RETURN(auto recent,
+                             journal.ListByAccount(c.tenant, c.sender_account, kActivityLimit));
+    for (const journal::JournalRecord& r : recent) {
+      if (r.kind == journal::RecordKind::kDecision) WriteActivity(r, c.sender_account, w);
+    }
+  }
+  w.EndArray().EndObject().EndObject();
+  return out;
+}
+
+HttpResponse CaseResponse(const Result<cases::Case>& c) {
+  if (!c.ok()) return ErrorResponse(c.status());
+  HttpResponse response;
+  JsonWriter w(response.body);
+  cases::WriteCaseJson(*c, /*full=*/true, w);
+  return response;
+}
+
+// The caller's principal as the case keeps it (a key id; never empty).
+std::string Principal(const HttpRequest& request) {
+  return request.auth.principal.empty() ? std::string("anonymous") : request.auth.principal;
+}
+
+}  // namespace
+
+Result<std::string> DecodeQueryValue(std::string_view value, std::string_view field) {
+  std::string out;
+  out.reserve(value.size());
+  for (size_t i = 0; i < value.size(); ++i) {
+    const char c = value[i];
+    if (c == '+') {
+      out.push_back(' ');
+    } else if (c == '%') {
+      const bool complete = i + 2 < value.size();
+      const int hi = complete ? HexDigit(value[i + 1]) : -1;
+      const int lo = complete ? HexDigit(value[i + 2]) : -1;
+      if (hi < 0 || lo < 0) {
+        return InvalidArgument("query parameter " + std::string(field) +
+                                   ": malformed percent-escape at position " + std::to_string(i),
+                               std::string(field));
+      }
+      out.push_back(static_cast<char>(hi * 16 + lo));
+      i += 2;
+    } else {
+      out.push_back(c);
+    }
+  }
+  return out;
+}
+
+Result<cases::CaseQuery> ParseCaseQuery(std::string_view query) {
+  cases::CaseQuery out;
+  VERDICT_RETURN_IF_ERROR(
+      ForEachQueryParam(query, [&out](std::string_view key, const std::string& value) -> Status {
+        if (key == "status") {
+          if (value.empty()) return Status::Ok();  // "status=": any
+          VERDICT_ASSIGN_OR_RETURN(out.status, cases::ParseCaseStatus(value));
+        } else if (key == "typology") {
+          out.typology = value;
+        } else if (key == "account") {
+          out.account = value;
+        } else if (key == "cursor") {
+          out.cursor = value;
+        } else if (key == "sort") {
+          if (value.empty()) return Status::Ok();
+          VERDICT_ASSIGN_OR_RETURN(out.sort, cases::ParseCaseSort(value));
+        } else if (key == "limit") {
+          size_t n = 0;
+          auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
+          if (ec != std::errc() || end != value.data() + value.size() || n < 1 ||
+              n > cases::kMaxPageSize) {
+            return InvalidArgument(
+                "limit must be an integer from 1 to " + std::to_string(cases::kMaxPageSize),
+                "limit");
+          }
+          out.limit = n;
+        } else {
+          return InvalidArgument("unknown query parameter '" + std::string(key.substr(0, 40)) +
+                                     "'; use status, typology, account, limit, cursor or sort",
+                                 std::string(key.substr(0, 40)));
+        }
+        return Status::Ok();
+      }));
+  return out;
+}
+
+void RegisterCaseRoutes(cases::CaseStore& store, const journal::Journal& journal,
+                        const lifecycle::ModelLifecycle* models, Router& router) {
+  const RouteOptions read{{}, Role::kAnalyst};
+  const RouteOptions write{{"application/json"}, Role::kAnalyst};
+
+  router.Add(
+      "GET", "/v1/cases",
+      [&store](HttpRequest&& request, Responder respond) {
+        auto query = ParseCaseQuery(request.query);
+        if (!query.ok()) return respond(ErrorResponse(query.status()));
+        auto page = store.List(request.auth.tenant, *query);
+        if (!page.ok()) return respond(ErrorResponse(page.status()));
+        HttpResponse response;
+        JsonWriter w(response.body);
+        w.BeginObject().Key("cases").BeginArray();
+        for (const cases::Case& c : page->cases) cases::WriteCaseJson(c, /*full=*/false, w);
+        w.EndArray().Key("next_cursor");
+        if (page->next_cursor.empty()) {
+          w.Null();
+        } else {
+          w.String(page->next_cursor);
+        }
+        w.Key("total").Uint(page->total).Key("sort").String(cases::CaseSortName(query->sort));
+        w.EndObject();
+        respond(std::move(response));
+      },
+      read);
+
+  router.Add(
+      "GET", "/v1/cases/{case_id}",
+      [&store, &journal, models](HttpRequest&& request, Responder respond) {
+        auto view = CaseView(store, journal, models, request.auth.tenant,
+                             request.PathParam("case_id"), request.query);
+        if (!view.ok()) return respond(ErrorResponse(view.status()));
+        HttpResponse response;
+        response.body = std::move(view).value();
+        respond(std::move(response));
+      },
+      read);
+
+  // {"assignee": "..."}; without one, the caller takes the case.
+  router.Add(
+      "POST", "/v1/cases/{case_id}:assign",
+      [&store](HttpRequest&& request, Responder respond) {
+        const std::string principal = Principal(request);
+        std::string assignee = principal;
+        if (!request.body.empty()) {
+          simdjson::dom::parser parser;
+          simdjson::padded_string body(request.body);
+          auto obj = ParseBody(parser, body, "with an optional \"assignee\"");
+          if (!obj.ok()) return respond(ErrorResponse(obj.status()));
+          for (auto [key, value] : *obj) {
+            if (key != "assignee") return respond(ErrorResponse(UnknownField(key)));
+            auto s = StringField(value, key);
+            if (!s.ok()) return respond(ErrorResponse(s.status()));
+            assignee = std::move(s).value();
+          }
+        }
+        respond(CaseResponse(
+            store.Assign(request.auth.tenant, request.PathParam("case_id"), principal, assignee)));
+      },
+      write);
+
+  // {"text": "..."}
+  router.Add(
+      "POST", "/v1/cases/{case_id}:comment",
+      [&store](HttpRequest&& request, Responder respond) {
+        simdjson::dom::parser parser;
+        simdjson::padded_string body(request.body);
+        auto obj = ParseBody(parser, body, "with \"text\"");
+        if (!obj.ok()) return respond(ErrorResponse(obj.status()));
+        std::string text;
+        bool has_text = false;
+        for (auto [key, value] : *obj) {
+          if (key != "text") return respond(ErrorResponse(UnknownField(key)));
+          auto s = StringField(value, key);
+          if (!s.ok()) return respond(ErrorResponse(s.status()));
+          text = std::move(s).value();
+          has_text = true;
+        }
+        if (!has_text) return respond(ErrorResponse(InvalidArgument("text is required", "text")));
+        respond(CaseResponse(store.Comment(request.auth.tenant, request.PathParam("case_id"),
+                                           Principal(request), text)));
+      },
+      write);
+
+  // {"disposition": "false_positive", "note": "..."}
+  router.Add(
+      "POST", "/v1/cases/{case_id}:dispose",
+      [&store](HttpRequest&& request, Responder respond) {
+        simdjson::dom::parser parser;
+        simdjson::padded_string body(request.body);
+        auto obj = ParseBody(parser, body, "with \"disposition\" and an optional \"note\"");
+        if (!obj.ok()) return respond(ErrorResponse(obj.status()));
+        std::optional<cases::Disposition> disposition;
+        std::string note;
+        for (auto [key, value] : *obj) {
+          auto s = StringField(value, key);
+          if (key == "disposition") {
+            if (!s.ok()) return respond(ErrorResponse(s.status()));
+            auto parsed = cases::ParseDisposition(*s);
+            if (!parsed.ok()) return respond(ErrorResponse(parsed.status()));
+            disposition = *parsed;
+          } else if (key == "note") {
+            if (!s.ok()) return respond(ErrorResponse(s.status()));
+            note = std::move(s).value();
+          } else {
+            return respond(ErrorResponse(UnknownField(key)));
+          }
+        }
+        if (!disposition) {
+          return respond(ErrorResponse(InvalidArgument(
+              "disposition is required: true_positive, false_positive, escalated or "
+              "closed_no_action",
+              "disposition")));
+        }
+        respond(CaseResponse(store.Dispose(request.auth.tenant, request.PathParam("case_id"),
+                                           Principal(request), *disposition, note)));
+      },
+      write);
+}
+
+}  // namespace verdict
