@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <string>
+#include <utility>
 
 #include "common/clock.h"
 #include "sim/simulator.h"
@@ -23,7 +24,8 @@ SimOptions DemoOptions(uint64_t seed) {
 
 }  // namespace
 
-DemoTraffic::DemoTraffic(Engine& engine, double rate) : engine_(engine), rate_(rate) {
+DemoTraffic::DemoTraffic(Engine& engine, double rate, Caller caller)
+    : engine_(engine), rate_(rate), caller_(std::move(caller)) {
   thread_ = std::thread([this] { Loop(); });
 }
 
@@ -61,7 +63,7 @@ void DemoTraffic::Loop() {
       Transaction txn = row.txn;
       txn.transaction_id = prefix + std::to_string(++number);
       Status admitted =
-          engine_.Submit(std::move(txn), clock.MonotonicNanos(), [](Result<Decision>) {});
+          engine_.Submit(std::move(txn), caller_, clock.MonotonicNanos(), [](Result<Decision>) {});
       // Refused (overload, stopping): demo traffic is best effort; the next one may pass.
       if (admitted.ok()) submitted_.fetch_add(1, std::memory_order_relaxed);
       return Status::Ok();

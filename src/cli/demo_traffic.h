@@ -15,8 +15,9 @@ namespace verdict {
 
 class DemoTraffic {
  public:
-  // `rate`: transactions per second, > 0. The engine must outlive the DemoTraffic.
-  DemoTraffic(Engine& engine, double rate);
+  // `rate`: transactions per second, > 0, decided for `caller`'s tenant. The engine must
+  // outlive the DemoTraffic.
+  DemoTraffic(Engine& engine, double rate, Caller caller);
   ~DemoTraffic() { Stop(); }
   DemoTraffic(const DemoTraffic&) = delete;
   DemoTraffic& operator=(const DemoTraffic&) = delete;
@@ -29,6 +30,7 @@ class DemoTraffic {
 
   Engine& engine_;
   const double rate_;
+  const Caller caller_;
   std::atomic<uint64_t> submitted_{0};
   std::mutex mu_;
   std::condition_variable cv_;

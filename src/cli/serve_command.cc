@@ -145,9 +145,10 @@ int Serve(const ServeFlags& flags) {
 
   std::unique_ptr<DemoTraffic> demo;
   if (flags.demo_traffic > 0) {
-    // Engine::Submit takes no tenant yet: these decisions are journaled under "default"
-    // (under --insecure-dev the console's tenant is "dev"; see docs/console.md).
-    demo = std::make_unique<DemoTraffic>(**engine, flags.demo_traffic);
+    // Under --insecure-dev every request, the console's included, is tenant "dev": the demo
+    // decides there so that its queue fills. With keys, tenant "demo" (docs/console.md).
+    demo = std::make_unique<DemoTraffic>(
+        **engine, flags.demo_traffic, Caller{flags.insecure_dev ? "dev" : "demo", "demo-traffic"});
     spdlog::info("demo traffic: {} simulated transactions per second", flags.demo_traffic);
   }
 
