@@ -79,72 +79,98 @@ std::shared_ptr<const Forest> Forest::Compile(const ModelSpec& spec, std::string
   f.bias_ = f.base_margin_;
 
   const uint32_t n = static_cast<uint32_t>(spec.num_features);
-  std::vector<int32_t> order;  // XGBoost ids in breadth-first order
-  std::vector<uint32_t> position;
-  std::vector<uint8_t> depth;
-  for (const TreeSpec& tree : spec.trees) {
+  // Per tree: XGBoost ids in breadth-first order (both children of a node next to each other,
+  // depths non-decreasing) and each node's depth.
+  struct Walk {
+    std::vector<int32_t> order;
+    std::vector<uint8_t> depth;
+    uint8_t max_depth = 0;
+  };
+  std::vector<Walk> walks(kGroup);
+  std::vector<std::vector<uint32_t>> positions(kGroup);
+  for (size_t t = 0; t < spec.trees.size(); t += kGroup) {
+    const size_t group = std::min(kGroup, spec.trees.size() - t);
+    size_t group_nodes = 0;
+    uint8_t group_depth = 0;
+    for (size_t k = 0; k < group; ++k) {
+      const TreeSpec& tree = spec.trees[t + k];
+      Walk& walk = walks[k];
+      walk.order.assign(1, 0);
+      walk.depth.assign(tree.left.size(), 0);
+      walk.max_depth = 0;
+      for (size_t j = 0; j < walk.order.size(); ++j) {
+        const int32_t i = walk.order[j];
+        if (tree.left[i] == -1) continue;
+        for (int32_t child : {tree.left[i], tree.right[i]}) {
+          walk.depth[child] = walk.depth[i] + 1;
+          walk.max_depth = std::max(walk.max_depth, walk.depth[child]);
+          walk.order.push_back(child);
+        }
+      }
+      group_nodes += walk.order.size();
+      group_depth = std::max(group_depth, walk.max_depth);
+    }
+    // The group's trees are laid out level by level (level 0 of every tree, then level 1, ...):
+    // the levels every row visits stay in few cache lines, and the breadth-first order within a
+    // level keeps each node's two children adjacent.
     const uint32_t base = static_cast<uint32_t>(f.nodes_.size());
-    position.assign(tree.left.size(), 0);
-    depth.assign(tree.left.size(), 0);
-    order.assign(1, 0);
-    position[0] = base;
-    uint32_t next = base + 1;
-    // Breadth-first so that both children get adjacent slots when their parent is placed.
-    for (size_t k = 0; k < order.size(); ++k) {
-      const int32_t i = order[k];
-      if (tree.left[i] == -1) continue;
-      for (int32_t child : {tree.left[i], tree.right[i]}) {
-        position[child] = next++;
-        depth[child] = depth[i] + 1;
-        order.push_back(child);
+    uint32_t next = base;
+    std::vector<size_t> cursor(group, 0);
+    for (int d = 0; d <= group_depth; ++d) {
+      for (size_t k = 0; k < group; ++k) {
+        Walk& walk = walks[k];
+        positions[k].resize(spec.trees[t + k].left.size());
+        for (size_t& j = cursor[k]; j < walk.order.size() && walk.depth[walk.order[j]] == d; ++j) {
+          positions[k][walk.order[j]] = next++;
+        }
       }
     }
-    const size_t count = order.size();
-    f.nodes_.resize(base + count);
-    f.leaf_values_.resize(base + count, 0.0f);
-    f.xgboost_ids_.resize(base + count);
-    f.cover_fractions_.resize(base + count, 1.0);
-    f.mean_values_.resize(base + count, 0.0);
-    uint8_t tree_depth = 0;
-    for (int32_t i : order) {
-      const uint32_t p = position[i];
-      f.xgboost_ids_[p] = i;
-      tree_depth = std::max(tree_depth, depth[i]);
-      if (tree.left[i] == -1) {
-        f.nodes_[p] = Node{0, 0, p};
-        f.leaf_values_[p] = tree.split_condition[i];
-        continue;
+    f.nodes_.resize(base + group_nodes);
+    f.leaf_values_.resize(base + group_nodes, 0.0f);
+    f.xgboost_ids_.resize(base + group_nodes);
+    f.cover_fractions_.resize(base + group_nodes, 1.0);
+    f.mean_values_.resize(base + group_nodes, 0.0);
+    for (size_t k = 0; k < group; ++k) {
+      const TreeSpec& tree = spec.trees[t + k];
+      const Walk& walk = walks[k];
+      const std::vector<uint32_t>& position = positions[k];
+      for (int32_t i : walk.order) {
+        const uint32_t p = position[i];
+        f.xgboost_ids_[p] = i;
+        if (tree.left[i] == -1) {
+          f.nodes_[p] = Node{0, 0, p};
+          f.leaf_values_[p] = tree.split_condition[i];
+          continue;
+        }
+        const uint32_t feature = static_cast<uint32_t>(tree.split_index[i]);
+        f.nodes_[p] = Node{Key(tree.split_condition[i]),
+                           tree.default_left[i] ? n + feature : feature, position[tree.right[i]]};
+        // A node without cover (never produced by training) splits its weight evenly rather
+        // than dividing by zero.
+        const double cover = tree.cover[i];
+        for (int32_t child : {tree.left[i], tree.right[i]}) {
+          f.cover_fractions_[position[child]] = cover > 0 ? tree.cover[child] / cover : 0.5;
+        }
       }
-      const uint32_t feature = static_cast<uint32_t>(tree.split_index[i]);
-      f.nodes_[p] = Node{Key(tree.split_condition[i]), tree.default_left[i] ? n + feature : feature,
-                         position[tree.right[i]]};
-      // A node without cover (never produced by training) splits its weight evenly rather
-      // than dividing by zero.
-      const double cover = tree.cover[i];
-      for (int32_t child : {tree.left[i], tree.right[i]}) {
-        f.cover_fractions_[position[child]] = cover > 0 ? tree.cover[child] / cover : 0.5;
+      // Children come after their parent, so a reverse sweep sees both before the parent.
+      for (size_t j = walk.order.size(); j-- > 0;) {
+        const int32_t i = walk.order[j];
+        const uint32_t p = position[i];
+        if (tree.left[i] == -1) {
+          f.mean_values_[p] = f.leaf_values_[p];
+        } else {
+          const uint32_t l = f.nodes_[p].right - 1;
+          f.mean_values_[p] = f.cover_fractions_[l] * f.mean_values_[l] +
+                              f.cover_fractions_[l + 1] * f.mean_values_[l + 1];
+        }
       }
+      const uint32_t root = position[0];
+      f.roots_.push_back(root);
+      f.depths_.push_back(walk.max_depth);
+      f.max_depth_ = std::max<int>(f.max_depth_, walk.max_depth);
+      f.bias_ += f.mean_values_[root];
     }
-    // Children come after their parent, so a reverse sweep sees both before the parent.
-    for (size_t k = count; k-- > 0;) {
-      const int32_t i = order[k];
-      const uint32_t p = position[i];
-      if (tree.left[i] == -1) {
-        f.mean_values_[p] = f.leaf_values_[p];
-      } else {
-        const uint32_t l = f.nodes_[p].right - 1;
-        f.mean_values_[p] = f.cover_fractions_[l] * f.mean_values_[l] +
-                            f.cover_fractions_[l + 1] * f.mean_values_[l + 1];
-      }
-    }
-    f.roots_.push_back(base);
-    f.depths_.push_back(tree_depth);
-    f.max_depth_ = std::max<int>(f.max_depth_, tree_depth);
-    f.bias_ += f.mean_values_[base];
-  }
-  for (size_t t = 0; t < f.roots_.size(); t += kGroup) {
-    const size_t end = std::min(t + kGroup, f.roots_.size());
-    f.group_depths_.push_back(*std::max_element(f.depths_.begin() + t, f.depths_.begin() + end));
+    f.group_depths_.push_back(group_depth);
   }
   return forest;
 }
