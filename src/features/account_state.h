@@ -1,9 +1,6 @@
-// AccountState: what verdict remembers of one account between transactions: per side (sent,
-// received) exact recent events, day/week buckets, a bounded counterparty set and running
-// amount statistics, plus the 2-hop/3-hop predecessor sets used for cycle detection. Held in
-// ONE heap block (a 72-byte header, then the seven small arrays back to back) behind an 8-byte
-// handle: one allocation and one pointer per account. A value type (copies are deep); not
-// thread-safe (the account's stripe lock guards it).
+// AccountState: what verdict remembers of one account (recent events, buckets, peers, EW stats
+// per side; cycle paths), as an 8-byte handle to ONE heap block (72-byte header + seven arrays
+// back to back). Value type (deep copies); not thread-safe (the stripe lock guards it).
 #pragma once
 
 #include <cstddef>
