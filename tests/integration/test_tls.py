@@ -1,6 +1,7 @@
 """TLS and mutual TLS on the real binary (issue 9): certificates are made at test time with the
 `openssl` CLI; the engine verifies client certificates against a test CA. A good certificate and
-key work and the certificate subject is the journaled principal; no certificate, a certificate
+key work and the certificate subject is the journaled principal (of an admin action; of a
+decision once the engine journals the caller's principal); no certificate, a certificate
 from another CA, TLS 1.1, a TLS 1.2 cipher without forward secrecy or AEAD, plain HTTP and a
 silent client are all cut off without an HTTP answer."""
 import http.client
@@ -78,6 +79,7 @@ class TlsTestBase(unittest.TestCase):
         make_certificates(cls.tmp)
         cls.data_dir = os.path.join(cls.tmp, "var")
         cls.scorer = create_key(cls.data_dir, "bank-a", "scorer")
+        cls.admin = create_key(cls.data_dir, "bank-a", "admin")
         cls.engine = vp.VerdictProcess(data_dir=cls.data_dir, insecure_dev=False,
                                        config=tls_config(cls.tmp, cls.MODE))
 
@@ -141,15 +143,34 @@ class MutualTlsRequiredTest(TlsTestBase):
         status, body = self.decide(self.context(maximum_version=ssl.TLSVersion.TLSv1_2),
                                    "tx-tls-2")
         self.assertEqual(status, 200, body)
+        # An admin action over mTLS: journaled with the certificate subject as principal.
+        conn = self.https(self.context())
+        try:
+            status, _, data = self.engine.request(
+                "POST", "/v1/keys", {"roles": ["analyst"]},
+                {"Authorization": "Bearer " + self.admin["key"]}, conn)
+        finally:
+            conn.close()
+        self.assertEqual(status, 201, data)
+        new_key_id = json.loads(data)["id"]
         # Read the journal on the stopped engine, then restart it for the other tests.
         self.engine.__exit__(None, None, None)
+        journal = os.path.join(self.data_dir, "journal")
         try:
-            out = subprocess.run([vp.BINARY, "audit", "show", "--data-dir",
-                                  os.path.join(self.data_dir, "journal"), decision_id],
+            out = subprocess.run([vp.BINARY, "audit", "show", "--data-dir", journal, decision_id],
                                  capture_output=True, text=True, timeout=60)
+            export = subprocess.run([vp.BINARY, "audit", "export", "--data-dir", journal],
+                                    capture_output=True, text=True, timeout=60)
         finally:
             type(self).engine = vp.VerdictProcess(data_dir=self.data_dir, insecure_dev=False,
                                                   config=tls_config(self.tmp, self.MODE))
+        self.assertEqual(export.returncode, 0, export.stderr)
+        events = [json.loads(line) for line in export.stdout.splitlines()]
+        created = [e for e in events if e["kind"] == "admin_event"
+                   and e["action"] == "keys.create" and e["object"] == new_key_id]
+        self.assertEqual(len(created), 1, events)
+        self.assertEqual(created[0]["tenant"], "bank-a")
+        self.assertEqual(created[0]["principal"], CLIENT_PRINCIPAL)
         self.assertEqual(out.returncode, 0, out.stderr)
         record = json.loads(out.stdout.splitlines()[0])
         self.assertEqual(record["kind"], "decision")
@@ -236,6 +257,27 @@ class MutualTlsOptionalTest(TlsTestBase):
 
     def test_certificate_from_another_ca_is_still_refused(self):
         self.assert_refused(self.context(cert="rogue"))
+
+    def test_oversized_body_over_tls_gets_413(self):
+        # The refused body is read through TLS and dropped, so the client sees the answer.
+        conn = self.https(self.context())
+        try:
+            status, _, data = self.engine.request(
+                "POST", "/v1/decisions", b"x" * (4 * 1024 * 1024 + 1),
+                {"Authorization": "Bearer " + self.scorer["key"],
+                 "Content-Type": "application/json"}, conn)
+        finally:
+            conn.close()
+        self.assertEqual(status, 413, data)
+        self.assertEqual(json.loads(data)["error"]["code"], "payload_too_large")
+
+    def test_kept_alive_tls_connection_serves_several_requests(self):
+        conn = self.https(self.context())
+        try:
+            for _ in range(3):
+                self.assertEqual(self.engine.request("GET", "/healthz", conn=conn)[0], 200)
+        finally:
+            conn.close()
 
     def test_unauthenticated_over_tls_is_401(self):
         conn = self.https(self.context())
