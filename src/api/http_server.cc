@@ -1,12 +1,20 @@
 #include "api/http_server.h"
 
+#include <openssl/err.h>
+#include <openssl/ssl.h>
+#include <openssl/x509.h>
+#include <spdlog/spdlog.h>
+
 #include <array>
 #include <atomic>
+#include <type_traits>
 // Beast then speaks std::string_view, like the rest of the code.
 #define BOOST_BEAST_USE_STD_STRING_VIEW
 #include <boost/asio.hpp>
+#include <boost/asio/ssl.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <boost/beast/ssl.hpp>
 #include <optional>
 #include <thread>
 #include <vector>
@@ -17,11 +25,24 @@ namespace verdict {
 namespace {
 
 namespace net = boost::asio;
+namespace ssl = boost::asio::ssl;
 namespace beast = boost::beast;
 namespace http = beast::http;
 using tcp = net::ip::tcp;
 
 constexpr size_t kMaxDrainBytes = 64 << 20;
+// What one read for the first bytes of a request asks for.
+constexpr size_t kFirstReadBytes = 16 << 10;
+
+// TLS 1.2: forward secrecy (ECDHE) and AEAD only, the strongest first. TLS 1.3 suites are all
+// AEAD with forward secrecy; OpenSSL's defaults are kept, named here so they are on record.
+constexpr const char* kTls12Ciphers =
+    "ECDHE-ECDSA-AES256-GCM-SHA384:ECDHE-RSA-AES256-GCM-SHA384:"
+    "ECDHE-ECDSA-CHACHA20-POLY1305:ECDHE-RSA-CHACHA20-POLY1305:"
+    "ECDHE-ECDSA-AES128-GCM-SHA256:ECDHE-RSA-AES128-GCM-SHA256";
+constexpr const char* kTls13Suites =
+    "TLS_AES_256_GCM_SHA384:TLS_CHACHA20_POLY1305_SHA256:TLS_AES_128_GCM_SHA256";
+constexpr const char* kGroups = "X25519:P-256:P-384";
 
 std::string ToLower(std::string_view s) {
   std::string out(s);
@@ -37,10 +58,147 @@ std::string_view Trim(std::string_view s) {
   return s;
 }
 
+// Beast's request -> the handlers' HttpRequest (everything but received_at_ns and auth).
+HttpRequest ToHttpRequest(http::request<http::string_body>&& raw) {
+  HttpRequest request;
+  request.method = std::string(raw.method_string());
+  std::string_view target = raw.target();
+  size_t q = target.find('?');
+  request.path = std::string(target.substr(0, q));
+  if (q != std::string_view::npos) request.query = std::string(target.substr(q + 1));
+  for (const auto& field : raw) {
+    request.headers.emplace_back(ToLower(field.name_string()), std::string(field.value()));
+  }
+  std::string_view content_type = raw[http::field::content_type];
+  size_t semicolon = content_type.find(';');
+  request.content_type = ToLower(Trim(content_type.substr(0, semicolon)));
+  if (semicolon != std::string_view::npos) {
+    request.content_type_params = std::string(Trim(content_type.substr(semicolon + 1)));
+  }
+  request.body = std::move(raw.body());
+  return request;
+}
+
+// How a failed read ends the connection: quietly (status 0: the peer left, timed out, or broke
+// TLS, so nothing can or should be answered) or with an error response.
+struct ReadFailure {
+  int status = 0;
+  std::string message;
+  bool drain = false;  // the peer may still be sending a body we refused
+};
+
+ReadFailure ClassifyReadError(beast::error_code ec, const HttpServerOptions& options) {
+  if (ec == http::error::end_of_stream || ec == beast::error::timeout ||
+      ec == net::error::operation_aborted || ec == net::error::connection_reset ||
+      ec == net::error::eof || ec == ssl::error::stream_truncated ||
+      ec.category() == net::error::get_ssl_category()) {
+    return {};
+  }
+  if (ec == http::error::header_limit) {
+    return {431, "request headers exceed " + std::to_string(options.max_header_bytes) + " bytes",
+            false};
+  }
+  if (ec == http::error::body_limit) {
+    return {413, "body exceeds the limit of " + std::to_string(options.max_body_bytes) + " bytes",
+            true};
+  }
+  return {400, "malformed HTTP request: " + ec.message(), false};
+}
+
+// The subject of the client certificate that the handshake verified, as an RFC 4514 string
+// (UTF-8 kept, control characters escaped); empty when the client sent none.
+std::string VerifiedPeerSubject(SSL* ssl) {
+  X509* cert = SSL_get0_peer_certificate(ssl);  // not owned
+  if (cert == nullptr || SSL_get_verify_result(ssl) != X509_V_OK) return {};
+  BIO* bio = BIO_new(BIO_s_mem());
+  if (bio == nullptr) return {};
+  std::string subject;
+  if (X509_NAME_print_ex(bio, X509_get_subject_name(cert), 0,
+                         XN_FLAG_RFC2253 & ~ASN1_STRFLGS_ESC_MSB) >= 0) {
+    char* data = nullptr;
+    long n = BIO_get_mem_data(bio, &data);
+    if (n > 0 && data != nullptr) subject.assign(data, static_cast<size_t>(n));
+  }
+  BIO_free(bio);
+  return subject;
+}
+
+std::string OpenSslErrors() {
+  std::string out;
+  while (unsigned long e = ERR_get_error()) {
+    std::array<char, 256> text{};
+    ERR_error_string_n(e, text.data(), text.size());
+    if (!out.empty()) out += "; ";
+    out += text.data();
+  }
+  return out.empty() ? "unknown OpenSSL error" : out;
+}
+
+Result<std::unique_ptr<ssl::context>> MakeTlsContext(const TlsOptions& tls) {
+  if (tls.key_file.empty()) {
+    return InvalidArgument("server.tls.key_file is required with server.tls.cert_file",
+                           "server.tls.key_file");
+  }
+  if (tls.min_version != "1.2" && tls.min_version != "1.3") {
+    return InvalidArgument("server.tls.min_version must be \"1.2\" or \"1.3\"",
+                           "server.tls.min_version");
+  }
+  if (tls.client_cert != TlsOptions::ClientCert::kOff && tls.client_ca_file.empty()) {
+    return InvalidArgument("server.tls.client_ca_file is required when client_cert is not \"off\"",
+                           "server.tls.client_ca_file");
+  }
+  auto ctx = std::make_unique<ssl::context>(ssl::context::tls_server);
+  SSL_CTX* native = ctx->native_handle();
+  ERR_clear_error();
+  auto fail = [](std::string what, std::string key) {
+    return InvalidArgument(what + ": " + OpenSslErrors(), std::move(key));
+  };
+  if (SSL_CTX_set_min_proto_version(
+          native, tls.min_version == "1.3" ? TLS1_3_VERSION : TLS1_2_VERSION) != 1 ||
+      SSL_CTX_set_cipher_list(native, kTls12Ciphers) != 1 ||
+      SSL_CTX_set_ciphersuites(native, kTls13Suites) != 1 ||
+      SSL_CTX_set1_groups_list(native, kGroups) != 1) {
+    return fail("cannot restrict TLS versions and ciphers", "server.tls.min_version");
+  }
+  SSL_CTX_set_options(
+      native, SSL_OP_NO_COMPRESSION | SSL_OP_NO_RENEGOTIATION | SSL_OP_CIPHER_SERVER_PREFERENCE);
+  if (SSL_CTX_use_certificate_chain_file(native, tls.cert_file.c_str()) != 1) {
+    return fail("cannot load the certificate chain '" + tls.cert_file + "'",
+                "server.tls.cert_file");
+  }
+  if (SSL_CTX_use_PrivateKey_file(native, tls.key_file.c_str(), SSL_FILETYPE_PEM) != 1) {
+    return fail("cannot load the private key '" + tls.key_file + "'", "server.tls.key_file");
+  }
+  if (SSL_CTX_check_private_key(native) != 1) {
+    return fail("the private key '" + tls.key_file + "' does not match '" + tls.cert_file + "'",
+                "server.tls.key_file");
+  }
+  if (tls.client_cert != TlsOptions::ClientCert::kOff) {
+    if (SSL_CTX_load_verify_locations(native, tls.client_ca_file.c_str(), nullptr) != 1) {
+      return fail("cannot load the client CA file '" + tls.client_ca_file + "'",
+                  "server.tls.client_ca_file");
+    }
+    // The CA names sent in the CertificateRequest, so a client can pick the right certificate.
+    STACK_OF(X509_NAME)* names = SSL_load_client_CA_file(tls.client_ca_file.c_str());
+    if (names != nullptr) SSL_CTX_set_client_CA_list(native, names);
+    int mode = SSL_VERIFY_PEER;
+    if (tls.client_cert == TlsOptions::ClientCert::kRequire) {
+      mode |= SSL_VERIFY_FAIL_IF_NO_PEER_CERT;
+    }
+    SSL_CTX_set_verify(native, mode, nullptr);
+    // Resumed sessions must carry the verified certificate; OpenSSL refuses to resume without
+    // a session id context when verifying clients.
+    static constexpr unsigned char kContext[] = "verdict";
+    SSL_CTX_set_session_id_context(native, kContext, sizeof(kContext) - 1);
+  }
+  return ctx;
+}
+
 struct ServerMetrics {
   MetricsRegistry* registry;
   Gauge* open_connections;
   Counter* refused_connections;
+  Counter* tls_handshake_failures;
 
   void CountRequest(std::string_view route, int status, double seconds) const {
     std::string route_label(route);
@@ -56,28 +214,81 @@ struct ServerMetrics {
   }
 };
 
-class Session : public std::enable_shared_from_this<Session> {
+// One connection. Stream is beast::tcp_stream (plain HTTP) or an ssl_stream over one (TLS);
+// everything else is shared. Runs on its own strand.
+template <typename Stream>
+class Session : public std::enable_shared_from_this<Session<Stream>> {
+  static constexpr bool kTls = !std::is_same_v<Stream, beast::tcp_stream>;
+
  public:
-  Session(tcp::socket socket, const Router& router, const HttpServerOptions& options,
-          const ServerMetrics& metrics)
-      : stream_(std::move(socket)), router_(router), options_(options), metrics_(metrics) {
+  Session(tcp::socket socket, ssl::context* tls, const Router& router,
+          const HttpServerOptions& options, const ServerMetrics& metrics)
+      : stream_(MakeStream(std::move(socket), tls)),
+        router_(router),
+        options_(options),
+        metrics_(metrics) {
     metrics_.open_connections->Add(1);
   }
   ~Session() { metrics_.open_connections->Add(-1); }
 
   void Start() {
-    net::dispatch(stream_.get_executor(), [self = shared_from_this()] { self->ReadHeader(); });
+    net::dispatch(stream_.get_executor(), [self = this->shared_from_this()] {
+      if constexpr (kTls) {
+        self->Handshake();
+      } else {
+        self->ReadHeader();
+      }
+    });
   }
 
  private:
+  static Stream MakeStream(tcp::socket&& socket, ssl::context* tls) {
+    if constexpr (kTls) {
+      return Stream(std::move(socket), *tls);
+    } else {
+      (void)tls;
+      return Stream(std::move(socket));
+    }
+  }
+
+  beast::tcp_stream& Tcp() { return beast::get_lowest_layer(stream_); }
+
+  // A client that connects and never finishes the handshake (or speaks plain HTTP to the TLS
+  // port) is cut off without an answer.
+  void Handshake() {
+    Tcp().expires_after(std::chrono::milliseconds(options_.tls.handshake_timeout_ms));
+    stream_.async_handshake(ssl::stream_base::server,
+                            [self = this->shared_from_this()](beast::error_code ec) {
+                              if (ec) {
+                                self->metrics_.tls_handshake_failures->Increment();
+                                return self->Close();
+                              }
+                              self->principal_ = VerifiedPeerSubject(self->stream_.native_handle());
+                              self->ReadHeader();
+                            });
+  }
+
+  // The next request's first byte may take idle_timeout_ms; the rest of its header then has
+  // read_timeout_ms, so a client trickling a header byte by byte cannot hold the connection.
   void ReadHeader() {
     parser_.emplace();
     parser_->header_limit(static_cast<std::uint32_t>(options_.max_header_bytes));
     parser_->body_limit(options_.max_body_bytes);
-    stream_.expires_after(std::chrono::milliseconds(options_.idle_timeout_ms));
+    if (buffer_.size() > 0) return ReadRestOfHeader();  // pipelined: already here
+    Tcp().expires_after(std::chrono::milliseconds(options_.idle_timeout_ms));
+    stream_.async_read_some(buffer_.prepare(kFirstReadBytes),
+                            [self = this->shared_from_this()](beast::error_code ec, size_t n) {
+                              if (ec) return self->OnReadError(ec);
+                              self->buffer_.commit(n);
+                              self->ReadRestOfHeader();
+                            });
+  }
+
+  void ReadRestOfHeader() {
+    Tcp().expires_after(std::chrono::milliseconds(options_.read_timeout_ms));
     http::async_read_header(
         stream_, buffer_, *parser_,
-        [self = shared_from_this()](beast::error_code ec, size_t) { self->OnHeader(ec); });
+        [self = this->shared_from_this()](beast::error_code ec, size_t) { self->OnHeader(ec); });
   }
 
   void OnHeader(beast::error_code ec) {
@@ -91,9 +302,9 @@ class Session : public std::enable_shared_from_this<Session> {
     }
     if (beast::iequals(header[http::field::expect], "100-continue")) {
       static const std::string kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
-      stream_.expires_after(std::chrono::milliseconds(options_.read_timeout_ms));
+      Tcp().expires_after(std::chrono::milliseconds(options_.read_timeout_ms));
       net::async_write(stream_, net::buffer(kContinue),
-                       [self = shared_from_this()](beast::error_code write_ec, size_t) {
+                       [self = this->shared_from_this()](beast::error_code write_ec, size_t) {
                          if (write_ec) return self->Close();
                          self->ReadBody();
                        });
@@ -103,31 +314,19 @@ class Session : public std::enable_shared_from_this<Session> {
   }
 
   void ReadBody() {
-    stream_.expires_after(std::chrono::milliseconds(options_.read_timeout_ms));
+    Tcp().expires_after(std::chrono::milliseconds(options_.read_timeout_ms));
     http::async_read(stream_, buffer_, *parser_,
-                     [self = shared_from_this()](beast::error_code ec, size_t) {
+                     [self = this->shared_from_this()](beast::error_code ec, size_t) {
                        if (ec) return self->OnReadError(ec);
                        self->Dispatch();
                      });
   }
 
   void OnReadError(beast::error_code ec) {
-    if (ec == http::error::end_of_stream || ec == beast::error::timeout ||
-        ec == net::error::operation_aborted || ec == net::error::connection_reset ||
-        ec == net::error::eof) {
-      return Close();
-    }
-    if (ec == http::error::header_limit) {
-      return RespondError(
-          431, "invalid_argument",
-          "request headers exceed " + std::to_string(options_.max_header_bytes) + " bytes", false);
-    }
-    if (ec == http::error::body_limit) {
-      return RespondError(
-          413, "payload_too_large",
-          "body exceeds the limit of " + std::to_string(options_.max_body_bytes) + " bytes", true);
-    }
-    RespondError(400, "invalid_argument", "malformed HTTP request: " + ec.message(), false);
+    ReadFailure failure = ClassifyReadError(ec, options_);
+    if (failure.status == 0) return Close();
+    RespondError(failure.status, failure.status == 413 ? "payload_too_large" : "invalid_argument",
+                 failure.message, failure.drain);
   }
 
   void RespondError(int status, std::string_view code, const std::string& message, bool drain) {
@@ -144,30 +343,17 @@ class Session : public std::enable_shared_from_this<Session> {
     http::request<http::string_body> raw = parser_->release();
     keep_alive_ = raw.keep_alive();
     version_ = raw.version();
-    HttpRequest request;
+    HttpRequest request = ToHttpRequest(std::move(raw));
     request.received_at_ns = SystemClock::Instance().MonotonicNanos();
-    request.method = std::string(raw.method_string());
-    std::string_view target = raw.target();
-    size_t q = target.find('?');
-    request.path = std::string(target.substr(0, q));
-    if (q != std::string_view::npos) request.query = std::string(target.substr(q + 1));
-    for (const auto& field : raw) {
-      request.headers.emplace_back(ToLower(field.name_string()), std::string(field.value()));
-    }
-    std::string_view content_type = raw[http::field::content_type];
-    size_t semicolon = content_type.find(';');
-    request.content_type = ToLower(Trim(content_type.substr(0, semicolon)));
-    if (semicolon != std::string_view::npos) {
-      request.content_type_params = std::string(Trim(content_type.substr(semicolon + 1)));
-    }
-    request.body = std::move(raw.body());
-    stream_.expires_never();
+    // The router keeps it as the principal once the API key names tenant and roles.
+    request.auth.principal = principal_;
+    Tcp().expires_never();
 
     // The router records the matched pattern; the responder reads it when it runs, which may
     // be on this stack (synchronous handlers) or later on another thread.
     auto route = std::make_shared<std::string>("unmatched");
     const int64_t started = request.received_at_ns;
-    auto self = shared_from_this();
+    auto self = this->shared_from_this();
     Responder respond = [self, route, started](HttpResponse response) {
       net::post(self->stream_.get_executor(),
                 [self, route, started, response = std::move(response)]() mutable {
@@ -192,9 +378,9 @@ class Session : public std::enable_shared_from_this<Session> {
     const bool close = response.close || !keep_alive_;
     out->keep_alive(!close);
     out->prepare_payload();
-    stream_.expires_after(std::chrono::milliseconds(options_.read_timeout_ms));
+    Tcp().expires_after(std::chrono::milliseconds(options_.read_timeout_ms));
     http::async_write(stream_, *out,
-                      [self = shared_from_this(), out, close](beast::error_code ec, size_t) {
+                      [self = this->shared_from_this(), out, close](beast::error_code ec, size_t) {
                         if (ec) return self->Close();
                         if (close) return self->ShutdownAfterError();
                         self->ReadHeader();
@@ -203,18 +389,25 @@ class Session : public std::enable_shared_from_this<Session> {
 
   // After an error response the client may still be sending a body we refused; reading and
   // discarding it before closing keeps the kernel from resetting the connection, which would
-  // make the client lose our response.
+  // make the client lose our response. Over TLS the body is read through the TLS layer (a TCP
+  // half-close would cut TLS short), and a connection with nothing to drain says close_notify.
   void ShutdownAfterError() {
-    beast::error_code ec;
-    stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
-    if (!drain_after_close_) return Close();
-    stream_.expires_after(std::chrono::milliseconds(options_.read_timeout_ms));
-    Drain();
+    Tcp().expires_after(std::chrono::milliseconds(options_.read_timeout_ms));
+    if constexpr (kTls) {
+      if (drain_after_close_) return Drain();
+      stream_.async_shutdown(
+          [self = this->shared_from_this()](beast::error_code) { self->Close(); });
+    } else {
+      beast::error_code ec;
+      Tcp().socket().shutdown(tcp::socket::shutdown_send, ec);
+      if (!drain_after_close_) return Close();
+      Drain();
+    }
   }
 
   void Drain() {
     stream_.async_read_some(net::buffer(drain_buffer_),
-                            [self = shared_from_this()](beast::error_code ec, size_t n) {
+                            [self = this->shared_from_this()](beast::error_code ec, size_t n) {
                               self->drained_ += n;
                               if (ec || self->drained_ > kMaxDrainBytes) return self->Close();
                               self->Drain();
@@ -223,16 +416,17 @@ class Session : public std::enable_shared_from_this<Session> {
 
   void Close() {
     beast::error_code ec;
-    stream_.socket().shutdown(tcp::socket::shutdown_both, ec);
-    stream_.socket().close(ec);
+    Tcp().socket().shutdown(tcp::socket::shutdown_both, ec);
+    Tcp().socket().close(ec);
   }
 
-  beast::tcp_stream stream_;
+  Stream stream_;
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;
   const Router& router_;
   const HttpServerOptions& options_;
   const ServerMetrics& metrics_;
+  std::string principal_;  // the verified client certificate's subject; empty without one
   bool keep_alive_ = true;
   unsigned version_ = 11;
   bool drain_after_close_ = false;
@@ -242,10 +436,55 @@ class Session : public std::enable_shared_from_this<Session> {
 
 }  // namespace
 
+bool ParseClientCertMode(std::string_view name, TlsOptions::ClientCert* mode) {
+  if (name == "off") {
+    *mode = TlsOptions::ClientCert::kOff;
+  } else if (name == "optional") {
+    *mode = TlsOptions::ClientCert::kOptional;
+  } else if (name == "require") {
+    *mode = TlsOptions::ClientCert::kRequire;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+ParsedHttpRequest ParseHttpRequest(std::string_view bytes, const HttpServerOptions& options) {
+  ParsedHttpRequest out;
+  http::request_parser<http::string_body> parser;
+  parser.header_limit(static_cast<std::uint32_t>(options.max_header_bytes));
+  parser.body_limit(options.max_body_bytes);
+  parser.eager(true);
+  beast::error_code ec;
+  size_t used = 0;
+  while (!parser.is_done() && used < bytes.size()) {
+    size_t n = parser.put(net::buffer(bytes.data() + used, bytes.size() - used), ec);
+    used += n;
+    if (ec == http::error::need_more) {
+      ec = {};
+      if (n == 0) break;
+      continue;
+    }
+    if (ec || n == 0) break;
+  }
+  out.consumed = used;
+  if (ec) {
+    ReadFailure failure = ClassifyReadError(ec, options);
+    out.error_status = failure.status == 0 ? 400 : failure.status;
+    out.error_message = failure.message;
+    return out;
+  }
+  if (!parser.is_done()) return out;
+  out.complete = true;
+  out.request = ToHttpRequest(parser.release());
+  return out;
+}
+
 struct HttpServer::Impl {
   HttpServerOptions options;
   const Router& router;
   ServerMetrics metrics;
+  std::unique_ptr<ssl::context> tls;  // null: plain HTTP
   net::io_context ioc;
   tcp::acceptor acceptor{ioc};
   std::vector<std::thread> threads;
@@ -258,6 +497,10 @@ struct HttpServer::Impl {
         registry.GetGauge("verdict_api_open_connections", "Open HTTP connections");
     metrics.refused_connections = registry.GetCounter("verdict_api_refused_connections_total",
                                                       "Connections closed at once over the cap");
+    metrics.tls_handshake_failures = registry.GetCounter(
+        "verdict_api_tls_handshake_failures_total",
+        "TLS connections closed before a completed handshake (refused or bad client "
+        "certificate, old protocol, plain HTTP, timeout)");
   }
 
   void Accept() {
@@ -272,8 +515,15 @@ struct HttpServer::Impl {
         socket.close(ignored);
       } else {
         socket.set_option(tcp::no_delay(true), ec);
-        auto session = std::make_shared<Session>(std::move(socket), router, options, metrics);
-        session->Start();
+        if (tls) {
+          std::make_shared<Session<beast::ssl_stream<beast::tcp_stream>>>(
+              std::move(socket), tls.get(), router, options, metrics)
+              ->Start();
+        } else {
+          std::make_shared<Session<beast::tcp_stream>>(std::move(socket), nullptr, router, options,
+                                                       metrics)
+              ->Start();
+        }
       }
       Accept();
     });
@@ -288,6 +538,14 @@ Result<std::unique_ptr<HttpServer>> HttpServer::Create(const HttpServerOptions& 
                                                        const Router& router,
                                                        MetricsRegistry& metrics) {
   auto impl = std::make_unique<Impl>(options, router, metrics);
+  if (options.tls.enabled()) {
+    Result<std::unique_ptr<ssl::context>> tls = MakeTlsContext(options.tls);
+    if (!tls.ok()) return tls.status();
+    impl->tls = std::move(tls).value();
+    static constexpr const char* kModes[] = {"off", "optional", "require"};
+    spdlog::info("TLS on: minimum version {}, client certificates {}", options.tls.min_version,
+                 kModes[static_cast<int>(options.tls.client_cert)]);
+  }
   beast::error_code ec;
   auto address = net::ip::make_address(options.address, ec);
   if (ec) {

@@ -1,19 +1,43 @@
-// HttpServer: HTTP/1.1 on Boost.Beast/Asio with keep-alive, pipelining (requests on one
-// connection are answered in order), bounded headers and bodies, idle and read timeouts, and
-// a connection cap. Owns its io_context and I/O threads; handlers run on an I/O thread and
-// must not block (they hand work to the engine and answer through the Responder).
-// Start/Stop are called from one controlling thread.
+// HttpServer: HTTP/1.1 on Boost.Beast/Asio, in the clear or over TLS (optionally mutual), with
+// keep-alive, pipelining (requests on one connection are answered in order), bounded headers
+// and bodies, idle, header, read and handshake timeouts, and a connection cap. Owns its io_context
+// and I/O threads; handlers run on an I/O thread and must not block (they hand work to the engine
+// and answer through the Responder). Start/Stop are called from one controlling thread.
 #pragma once
 
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 
+#include "api/http_message.h"
 #include "api/router.h"
 #include "common/metrics.h"
 #include "common/result.h"
 
 namespace verdict {
+
+// TLS on the listening port (docs/security.md). Off while cert_file is empty; then the port
+// speaks plain HTTP exactly as before. On, the port speaks only TLS: a plain HTTP request on it
+// fails the handshake and is closed unanswered.
+struct TlsOptions {
+  enum class ClientCert { kOff, kOptional, kRequire };
+
+  std::string cert_file;  // PEM: the server certificate, then its intermediates
+  std::string key_file;   // PEM private key of cert_file (unencrypted)
+  // PEM CA certificates that client certificates must chain to. Needed unless client_cert is
+  // kOff. A verified client certificate's subject (RFC 4514) becomes the caller's principal.
+  std::string client_ca_file;
+  ClientCert client_cert = ClientCert::kOff;
+  // Oldest protocol accepted: "1.2" (ECDHE + AEAD cipher suites only) or "1.3".
+  std::string min_version = "1.2";
+  int handshake_timeout_ms = 10'000;  // connect to handshake done
+
+  bool enabled() const { return !cert_file.empty(); }
+};
+
+// "off", "optional", "require" <-> ClientCert; Parse is false for other names.
+bool ParseClientCertMode(std::string_view name, TlsOptions::ClientCert* mode);
 
 struct HttpServerOptions {
   std::string address = "127.0.0.1";
@@ -21,14 +45,30 @@ struct HttpServerOptions {
   int io_threads = 1;
   size_t max_body_bytes = 4 << 20;     // larger bodies get 413
   size_t max_header_bytes = 16 << 10;  // larger header blocks get 431
-  int idle_timeout_ms = 60'000;        // waiting for the next request on a kept-alive connection
-  int read_timeout_ms = 10'000;        // reading one request body, writing one response
-  size_t max_connections = 10'000;     // connections beyond are closed at once
+  int idle_timeout_ms = 60'000;        // waiting for the first byte of the next request
+  // Reading the rest of one request's header after its first byte (so a client trickling a
+  // header byte by byte is cut off), reading one body, writing one response.
+  int read_timeout_ms = 10'000;
+  size_t max_connections = 10'000;  // connections beyond are closed at once
+  TlsOptions tls;
 };
+
+// One request parsed off the front of `bytes` exactly as a connection does (Beast's parser with
+// the header and body limits of `options`, then the conversion to HttpRequest), so that the
+// fuzzer and tests exercise the server's parsing path without a socket.
+struct ParsedHttpRequest {
+  bool complete = false;  // a whole request was parsed; false with error_status 0: need more
+  int error_status = 0;   // the status the server answers instead (400, 413, 431), or 0
+  std::string error_message;
+  HttpRequest request;
+  size_t consumed = 0;  // bytes of `bytes` the request took
+};
+ParsedHttpRequest ParseHttpRequest(std::string_view bytes, const HttpServerOptions& options);
 
 class HttpServer {
  public:
-  // Binds and listens; fails with a Status naming the address when it cannot.
+  // Binds and listens; fails with a Status naming the address when it cannot, or naming the
+  // server.tls key whose file cannot be loaded (a key not matching its certificate included).
   static Result<std::unique_ptr<HttpServer>> Create(const HttpServerOptions& options,
                                                     const Router& router, MetricsRegistry& metrics);
   ~HttpServer();

@@ -101,6 +101,14 @@ class TableReader {
     return Status::Ok();
   }
 
+  // A sub-table such as [server.tls]; null when absent. A `key` that is not a table fails.
+  Result<const toml::table*> Table(std::string_view key) {
+    const toml::node* node = Take(key);
+    if (node == nullptr) return static_cast<const toml::table*>(nullptr);
+    if (!node->is_table()) return InvalidArgument(Name(key) + " must be a table", Name(key));
+    return node->as_table();
+  }
+
   // Fails on the first key that no call asked for.
   Status RejectUnknown() const {
     if (table_ == nullptr) return Status::Ok();
@@ -134,6 +142,44 @@ Status WithSource(const Status& status, std::string_view source) {
   return Status(status.code(), message + status.message(), status.field());
 }
 
+// [server.tls]: TLS and client certificates on the listening port (docs/security.md).
+Status ReadServerTls(TableReader& r, TlsOptions* tls) {
+  VERDICT_RETURN_IF_ERROR(r.String("cert_file", &tls->cert_file));
+  VERDICT_RETURN_IF_ERROR(r.String("key_file", &tls->key_file));
+  VERDICT_RETURN_IF_ERROR(r.String("client_ca_file", &tls->client_ca_file));
+  std::string mode = "off";
+  VERDICT_RETURN_IF_ERROR(r.String("client_cert", &mode));
+  if (!ParseClientCertMode(mode, &tls->client_cert)) {
+    return InvalidArgument(r.Name("client_cert") + " must be \"off\", \"optional\" or \"require\"",
+                           r.Name("client_cert"));
+  }
+  VERDICT_RETURN_IF_ERROR(r.String("min_version", &tls->min_version));
+  if (tls->min_version != "1.2" && tls->min_version != "1.3") {
+    return InvalidArgument(r.Name("min_version") + " must be \"1.2\" or \"1.3\"",
+                           r.Name("min_version"));
+  }
+  VERDICT_RETURN_IF_ERROR(
+      r.Integer("handshake_timeout_ms", &tls->handshake_timeout_ms, 100, 600'000));
+  VERDICT_RETURN_IF_ERROR(r.RejectUnknown());
+  const bool any_file =
+      !tls->cert_file.empty() || !tls->key_file.empty() || !tls->client_ca_file.empty();
+  if (any_file && (tls->cert_file.empty() || tls->key_file.empty())) {
+    return InvalidArgument("server.tls needs both cert_file and key_file (or neither: TLS off)",
+                           tls->cert_file.empty() ? r.Name("cert_file") : r.Name("key_file"));
+  }
+  if (tls->client_cert != TlsOptions::ClientCert::kOff) {
+    if (tls->cert_file.empty()) {
+      return InvalidArgument(r.Name("client_cert") + " needs TLS on (cert_file and key_file)",
+                             r.Name("client_cert"));
+    }
+    if (tls->client_ca_file.empty()) {
+      return InvalidArgument(r.Name("client_cert") + " \"" + mode + "\" needs client_ca_file",
+                             r.Name("client_ca_file"));
+    }
+  }
+  return Status::Ok();
+}
+
 Status ReadServer(TableReader& r, EngineOptions* o) {
   std::string listen;
   VERDICT_RETURN_IF_ERROR(r.String("listen", &listen));
@@ -150,6 +196,10 @@ Status ReadServer(TableReader& r, EngineOptions* o) {
   VERDICT_RETURN_IF_ERROR(r.Integer("read_timeout_ms", &o->server.read_timeout_ms, 100, 600'000));
   VERDICT_RETURN_IF_ERROR(r.Integer("max_connections", &o->server.max_connections, 1, 1'000'000));
   VERDICT_RETURN_IF_ERROR(r.Integer("max_batch_items", &o->max_batch_items, 1, 1000));
+  Result<const toml::table*> tls_table = r.Table("tls");
+  if (!tls_table.ok()) return tls_table.status();
+  TableReader tls(*tls_table, "server.tls.");
+  VERDICT_RETURN_IF_ERROR(ReadServerTls(tls, &o->server.tls));
   return r.RejectUnknown();
 }
 

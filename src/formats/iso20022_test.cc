@@ -235,6 +235,9 @@ TEST(Iso20022Test, MessageLevelErrors) {
   const Case cases[] = {
       {Replace(samples::kPacs008, "<NbOfTxs>2", "<NbOfTxs>3"), "says 3 transactions"},
       {Replace(samples::kPacs008, "<CtrlSum>10950.50", "<CtrlSum>10950.51"), "control sum"},
+      // Found by iso20022_fuzz: too many digits were accumulated (signed overflow) before refusal.
+      {Replace(samples::kPacs008, "<CtrlSum>10950.50", "<CtrlSum>4444444444444444444444.5"),
+       "is not a number"},
       {Replace(samples::kPacs008, "<MsgId>MSG-20261202-0001</MsgId>", ""), "GrpHdr/MsgId"},
       {Replace(samples::kPacs008, "pacs.008.001.08", "pacs.008.001.02"), "not accepted"},
       {Replace(samples::kPacs008, " xmlns=\"urn:iso:std:iso:20022:tech:xsd:pacs.008.001.08\"", ""),

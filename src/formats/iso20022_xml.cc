@@ -231,15 +231,16 @@ Result<int64_t> ReadDecimal5(pugi::xml_node node) {
   const std::string_view frac = dot == std::string_view::npos ? "" : text.substr(dot + 1);
   bool ok = !whole.empty() && whole.size() <= 13 && frac.size() <= 5 &&
             (dot == std::string_view::npos || !frac.empty());
+  // Stops as soon as the text is refused: accumulating past 13 whole digits would overflow.
   int64_t v = 0;
-  for (char c : whole) {
-    ok = ok && IsDigit(c);
-    v = v * 10 + (c - '0');
+  for (size_t i = 0; ok && i < whole.size(); ++i) {
+    ok = IsDigit(whole[i]);
+    if (ok) v = v * 10 + (whole[i] - '0');
   }
-  for (size_t i = 0; i < 5; ++i) {
+  for (size_t i = 0; ok && i < 5; ++i) {
     const char c = i < frac.size() ? frac[i] : '0';
-    ok = ok && IsDigit(c);
-    v = v * 10 + (c - '0');
+    ok = IsDigit(c);
+    if (ok) v = v * 10 + (c - '0');
   }
   if (!ok) return ErrorAt(node, "decimal " + Quote(text) + " is not a number");
   return v;

@@ -1,0 +1,69 @@
+// ParseHttpRequest: the server's request parsing path without a socket (limits, errors,
+// conversion to HttpRequest). The TLS and socket paths are covered by tests/integration.
+#include "api/http_server.h"
+
+#include <gtest/gtest.h>
+
+namespace verdict {
+namespace {
+
+TEST(ParseHttpRequestTest, ConvertsARequestAsTheServerDoes) {
+  const std::string bytes =
+      "POST /v1/decisions?x=1 HTTP/1.1\r\nHost: a\r\nContent-Type: Application/JSON; "
+      "charset=utf-8\r\nX-Trace: t\r\nContent-Length: 2\r\n\r\n{}GET / HTTP/1.1\r\n\r\n";
+  ParsedHttpRequest parsed = ParseHttpRequest(bytes, HttpServerOptions{});
+  ASSERT_TRUE(parsed.complete);
+  EXPECT_EQ(parsed.error_status, 0);
+  EXPECT_EQ(parsed.request.method, "POST");
+  EXPECT_EQ(parsed.request.path, "/v1/decisions");
+  EXPECT_EQ(parsed.request.query, "x=1");
+  EXPECT_EQ(parsed.request.content_type, "application/json");
+  EXPECT_EQ(parsed.request.content_type_params, "charset=utf-8");
+  EXPECT_EQ(parsed.request.Header("x-trace"), "t");
+  EXPECT_EQ(parsed.request.body, "{}");
+  EXPECT_TRUE(parsed.request.auth.principal.empty());
+  // The pipelined second request is left for the next parse.
+  EXPECT_EQ(bytes.substr(parsed.consumed), "GET / HTTP/1.1\r\n\r\n");
+}
+
+TEST(ParseHttpRequestTest, ChunkedBodyIsJoined) {
+  ParsedHttpRequest parsed = ParseHttpRequest(
+      "POST /a HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nab\r\n1\r\nc\r\n0\r\n\r\n",
+      HttpServerOptions{});
+  ASSERT_TRUE(parsed.complete);
+  EXPECT_EQ(parsed.request.body, "abc");
+}
+
+TEST(ParseHttpRequestTest, IncompleteInputNeedsMore) {
+  for (std::string_view bytes : {"", "GET / HT", "GET / HTTP/1.1\r\nHost: a\r\n",
+                                 "POST / HTTP/1.1\r\nContent-Length: 5\r\n\r\nab"}) {
+    ParsedHttpRequest parsed = ParseHttpRequest(bytes, HttpServerOptions{});
+    EXPECT_FALSE(parsed.complete) << bytes;
+    EXPECT_EQ(parsed.error_status, 0) << bytes;
+  }
+}
+
+TEST(ParseHttpRequestTest, LimitsAndMalformedInputGiveTheServersStatus) {
+  HttpServerOptions options;
+  options.max_header_bytes = 1024;
+  options.max_body_bytes = 1024;
+  const std::string big_header = "GET / HTTP/1.1\r\nX: " + std::string(2000, 'a') + "\r\n\r\n";
+  EXPECT_EQ(ParseHttpRequest(big_header, options).error_status, 431);
+  EXPECT_EQ(
+      ParseHttpRequest("POST / HTTP/1.1\r\nContent-Length: 5000\r\n\r\n", options).error_status,
+      413);
+  const std::string big_chunk =
+      "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n800\r\n" + std::string(2048, 'b');
+  EXPECT_EQ(ParseHttpRequest(big_chunk, options).error_status, 413);
+  for (std::string_view bad :
+       {"GET\r\n\r\n", "GET / HTTP/1.1\r\nNo colon\r\n\r\n",
+        "POST / HTTP/1.1\r\nContent-Length: x\r\n\r\n", "\x16\x03\x01\x02\r\n\r\n"}) {
+    ParsedHttpRequest parsed = ParseHttpRequest(bad, options);
+    EXPECT_FALSE(parsed.complete);
+    EXPECT_EQ(parsed.error_status, 400) << bad;
+    EXPECT_FALSE(parsed.error_message.empty());
+  }
+}
+
+}  // namespace
+}  // namespace verdict

@@ -1,0 +1,143 @@
+// libFuzzer target: the HTTP request path. Arbitrary bytes go through the server's own parsing
+// (ParseHttpRequest: Beast's request parser with the server's limits, then the conversion to
+// HttpRequest), request after pipelined request, and each parsed request through a Router
+// holding the real route table's patterns, roles and body types with stub handlers, behind a
+// real KeyStore. Nothing may crash, hang or leak; every request gets exactly one response;
+// a 401 never echoes the credential.
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "api/http_server.h"
+#include "api/router.h"
+#include "security/key_store.h"
+
+namespace {
+
+using verdict::HttpRequest;
+using verdict::HttpResponse;
+using verdict::Responder;
+using verdict::Role;
+
+class MemoryStorage final : public verdict::security::KeyStorage {
+ public:
+  verdict::Status Put(std::string_view key, std::string_view value) override {
+    values_[std::string(key)] = std::string(value);
+    return verdict::Status::Ok();
+  }
+  verdict::Result<std::vector<std::pair<std::string, std::string>>> List(
+      std::string_view prefix) const override {
+    std::vector<std::pair<std::string, std::string>> out;
+    for (const auto& [k, v] : values_) {
+      if (k.starts_with(prefix)) out.emplace_back(k, v);
+    }
+    return out;
+  }
+
+ private:
+  std::map<std::string, std::string> values_;
+};
+
+struct Fixture {
+  MemoryStorage storage;
+  std::unique_ptr<verdict::security::KeyStore> keys;
+  verdict::Router router;
+
+  Fixture() {
+    keys = std::move(verdict::security::KeyStore::Open(storage)).value();
+    (void)keys->Create("bank-a", "", static_cast<uint32_t>(Role::kScorer), 0, "fuzz");
+    router.SetAuthenticator(keys.get());
+    const std::vector<std::string> json = {"application/json"};
+    struct RouteSpec {
+      const char* method;
+      const char* pattern;
+      Role role;
+      bool json_body;
+    };
+    // The patterns, roles and body types of src/engine/*_routes.cc.
+    static constexpr RouteSpec kRoutes[] = {
+        {"GET", "/healthz", Role::kPublic, false},
+        {"GET", "/readyz", Role::kPublic, false},
+        {"GET", "/metrics", Role::kAdmin, false},
+        {"POST", "/v1/decisions", Role::kScorer, true},
+        {"POST", "/v1/decisions:batch", Role::kScorer, true},
+        {"GET", "/v1/decisions/{decision_id}", Role::kAnalyst, false},
+        {"GET", "/v1/transactions/{transaction_id}/decision", Role::kAnalyst, false},
+        {"GET", "/v1/accounts/{account}/decisions", Role::kAnalyst, false},
+        {"GET", "/v1/policy", Role::kAnalyst, false},
+        {"POST", "/v1/policy:validate", Role::kAdmin, false},
+        {"POST", "/v1/policy/ingest", Role::kAdmin, false},
+        {"GET", "/v1/models", Role::kAnalyst, false},
+        {"POST", "/v1/models", Role::kAdmin, true},
+        {"POST", "/v1/models/{name}/{version}:activate", Role::kAdmin, true},
+        {"POST", "/v1/models:rollback", Role::kAdmin, true},
+        {"GET", "/v1/drift", Role::kAnalyst, false},
+        {"POST", "/v1/drift:clear", Role::kAdmin, true},
+        {"GET", "/v1/keys", Role::kAdmin, false},
+        {"POST", "/v1/keys", Role::kAdmin, true},
+        {"POST", "/v1/keys/{id}:revoke", Role::kAdmin, false},
+    };
+    for (const RouteSpec& spec : kRoutes) {
+      verdict::RouteOptions options;
+      options.role = spec.role;
+      if (spec.json_body) options.content_types = json;
+      router.Add(
+          spec.method, spec.pattern,
+          [](HttpRequest&& request, Responder respond) {
+            HttpResponse response;
+            for (const auto& [name, value] : request.path_params) response.body += name + value;
+            respond(std::move(response));
+          },
+          options);
+    }
+  }
+};
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  static Fixture* fixture = new Fixture();
+  std::string_view input(reinterpret_cast<const char*>(data), size);
+
+  // The smallest limits the configuration allows, so that short inputs reach them.
+  verdict::HttpServerOptions tight;
+  tight.max_header_bytes = 1024;
+  tight.max_body_bytes = 1024;
+  verdict::ParsedHttpRequest small = verdict::ParseHttpRequest(input, tight);
+  if (small.consumed > input.size()) __builtin_trap();
+
+  // The server's default limits, request after pipelined request, as one connection reads.
+  const verdict::HttpServerOptions defaults;
+  std::string_view rest = input;
+  while (!rest.empty()) {
+    verdict::ParsedHttpRequest parsed = verdict::ParseHttpRequest(rest, defaults);
+    if (parsed.consumed > rest.size()) __builtin_trap();
+    if (!parsed.complete) {
+      if (parsed.error_status != 0 && parsed.error_status != 400 && parsed.error_status != 413 &&
+          parsed.error_status != 431) {
+        __builtin_trap();
+      }
+      break;
+    }
+    if (parsed.consumed == 0) __builtin_trap();  // a whole request takes at least one byte
+    rest.remove_prefix(parsed.consumed);
+
+    const std::string credential(parsed.request.Header("authorization"));
+    int responses = 0;
+    HttpResponse last;
+    fixture->router.Dispatch(std::move(parsed.request), [&](HttpResponse response) {
+      ++responses;
+      last = std::move(response);
+    });
+    if (responses != 1) __builtin_trap();
+    if (last.status < 200 || last.status > 599) __builtin_trap();
+    if (last.status == 401 && credential.size() >= 12 &&
+        last.body.find(credential) != std::string::npos) {
+      __builtin_trap();
+    }
+  }
+  return 0;
+}
