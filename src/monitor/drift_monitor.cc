@@ -292,8 +292,7 @@ void DriftMonitor::Act(int64_t now_us, std::vector<WindowReport> windows) {
       feature_psi_gauges_[f]->Set(windows[longest].features[f].psi);
     }
   }
-  int level = score > options_.l3 ? 3 : score >= options_.l2 ? 2 : score >= options_.l1 ? 1 : 0;
-  if (level == 0 && feature_alert) level = 1;
+  int level = DriftLevel(score, feature_alert, options_);
 
   if (level == 3 && !frozen()) {
     frozen_.store(true, std::memory_order_release);
@@ -397,6 +396,14 @@ DriftSnapshot DriftMonitor::Snapshot() const {
   copy.frozen = frozen();
   copy.retrain = hook_.report();
   return copy;
+}
+
+int DriftLevel(double drift_score, bool feature_alert, const DriftOptions& options) {
+  const int level = drift_score > options.l3    ? 3
+                    : drift_score >= options.l2 ? 2
+                    : drift_score >= options.l1 ? 1
+                                                : 0;
+  return level == 0 && feature_alert ? 1 : level;
 }
 
 Status ValidateDriftOptions(const DriftOptions& o) {
