@@ -286,6 +286,32 @@ class LiveDriftTest(unittest.TestCase):
         return path
 
 
+class ActivatedModelTest(unittest.TestCase):
+    def test_the_model_activated_through_the_registry_is_watched(self):
+        # Configured: no model at all; then one is uploaded with its reference and activated.
+        conf = config(DATA.model, DATA.path("unused-hook.txt")).replace(
+            f'path = "{DATA.model}/model.json"', 'path = ""')
+        with VerdictProcess(config=conf) as server:
+            status, body = server.json("GET", "/v1/drift")
+            self.assertEqual(status, 404, body)
+            upload = {"name": "fresh", "version": "7",
+                      "model": read_text(os.path.join(DATA.model, "model.json")),
+                      "reference": json.loads(read_text(os.path.join(DATA.model,
+                                                                     "reference.json")))}
+            status, body = server.json("POST", "/v1/models", upload)
+            self.assertEqual(status, 201, body)
+            status, body = server.json("POST", "/v1/models/fresh/7:activate",
+                                       {"mode": "primary"})
+            self.assertEqual(status, 200, body)
+            rows = [dict(r, transaction_id="ACT-" + r["transaction_id"])
+                    for r in DATA.train[:300]]
+            paths, _ = LiveDriftTest.send(self, server, rows)
+            self.assertEqual(paths, {"model": 300})
+            body = LiveDriftTest.evaluated(self, server, 300)
+            self.assertEqual(body["model"], {"name": "fresh", "version": "7"})
+            self.assertEqual(body["windows"][0]["score"]["count"], 300)
+
+
 class OfflineReportTest(unittest.TestCase):
     def test_html_report_is_self_contained(self):
         path = DATA.path("report-mix.csv")
