@@ -156,6 +156,8 @@ namespace {
 
 // The per-decision loop, once per bin search: a macro rather than a template, since a
 // function compiled for AVX2 cannot share a default-target body that inlines an AVX2 search.
+inline double AsIs(double score) { return score; }
+
 struct ObserveArgs {
   std::atomic<uint64_t>* counts;
   const double* edges;
@@ -167,11 +169,13 @@ struct ObserveArgs {
 };
 
 // The counter slot of one variable's value. +inf is clamped to the largest double (the
-// padding is +inf); NaN, which compares false everywhere, goes to the missing slot.
-#define VERDICT_DRIFT_SLOT(OUT, SEARCH, v, value)                                        \
+// padding is +inf); NaN, which compares false everywhere, goes to the missing slot. Features
+// are first rounded to float (ROUND): the model sees them so, and `verdict train` builds the
+// reference from those values, whose edges are floats; the score is compared as it is.
+#define VERDICT_DRIFT_SLOT(OUT, SEARCH, ROUND, v, value)                                 \
   do {                                                                                   \
     const double value_ = (value);                                                       \
-    const double x_ = std::min(value_, std::numeric_limits<double>::max());              \
+    const double x_ = std::min(ROUND(value_), std::numeric_limits<double>::max());       \
     const size_t idx_ = SEARCH(edges + (v)*DriftMonitor::kStride, x_);                   \
     OUT = static_cast<uint32_t>((v)*DriftMonitor::kStride +                              \
                                 (value_ == value_ ? idx_ : DriftMonitor::kMissingSlot)); \
@@ -195,12 +199,12 @@ struct ObserveArgs {
     for (size_t i = begin; i < end; ++i) {                                                       \
       const uint32_t s = source[i];                                                              \
       const double value = s < available ? values[s] : std::numeric_limits<double>::quiet_NaN(); \
-      VERDICT_DRIFT_SLOT(slots[i - begin], SEARCH, i, value);                                    \
+      VERDICT_DRIFT_SLOT(slots[i - begin], SEARCH, FeatureAsModelSees, i, value);                \
     }                                                                                            \
     for (size_t i = 0; i < end - begin; ++i) Bump(counts[slots[i]]);                             \
   }                                                                                              \
   uint32_t score_slot;                                                                           \
-  VERDICT_DRIFT_SLOT(score_slot, SEARCH, tracked, a.score);                                      \
+  VERDICT_DRIFT_SLOT(score_slot, SEARCH, AsIs, tracked, a.score);                                \
   Bump(counts[score_slot])
 
 void ObservePortable(const ObserveArgs& a) { VERDICT_DRIFT_OBSERVE_LOOP(PaddedBinPortable); }

@@ -53,7 +53,7 @@ Result<DriftReportBuilder> DriftReportBuilder::Create(
 void DriftReportBuilder::AddRow(std::span<const double> features, double score) {
   for (size_t i = 0; i < source_index_.size(); ++i) {
     const uint32_t s = source_index_[i];
-    columns_[i].push_back(s < features.size() ? features[s]
+    columns_[i].push_back(s < features.size() ? FeatureAsModelSees(features[s])
                                               : std::numeric_limits<double>::quiet_NaN());
   }
   scores_.push_back(score);

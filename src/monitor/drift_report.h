@@ -54,6 +54,7 @@ class DriftReportBuilder {
                                            std::span<const std::string_view> feature_names);
 
   // One row: the full feature vector (NaN = missing) and the model's score (NaN: not scored).
+  // Features are compared as the model sees them (FeatureAsModelSees), like the live monitor.
   // Keeps every tracked value (8 bytes per feature per row) until Build.
   void AddRow(std::span<const double> features, double score);
 
