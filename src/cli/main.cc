@@ -4,6 +4,7 @@
 
 #include "cli/audit_command.h"
 #include "cli/backtest_command.h"
+#include "cli/drift_command.h"
 #include "cli/features_command.h"
 #include "cli/keys_command.h"
 #include "cli/model_command.h"
@@ -44,6 +45,7 @@ int main(int argc, char** argv) {
   verdict::RegisterReplayCommand(app);
   verdict::RegisterBacktestCommand(app);
   verdict::RegisterKeysCommand(app);
+  verdict::RegisterDriftCommand(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

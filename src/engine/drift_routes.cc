@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include "api/decision_json.h"
+#include "journal/admin_event.h"
 #include "monitor/drift_json.h"
 
 namespace verdict {
@@ -38,6 +40,27 @@ void RegisterDriftRoutes(Engine& engine, Router& router) {
         if (drift == nullptr) return respond(NoMonitor());
         const std::string who =
             request.auth.principal.empty() ? std::string("anonymous") : request.auth.principal;
+        // On record first: a freeze is never lifted without an admin event saying who did it.
+        const monitor::DriftSnapshot before = drift->Snapshot();
+        std::string details;
+        JsonWriter d(details);
+        d.BeginObject()
+            .Key("level")
+            .Int(before.level)
+            .Key("frozen")
+            .Bool(before.frozen)
+            .Key("drift_score")
+            .Double(before.drift_score)
+            .EndObject();
+        const Status journaled = engine.journal().RecordAdminEvent(journal::AdminEvent{
+            request.auth.tenant.empty() ? std::string("default") : request.auth.tenant, who,
+            "drift.clear", drift->model_name() + "/" + drift->model_version(), details});
+        if (!journaled.ok()) {
+          HttpResponse refused;
+          refused.status = HttpStatusOf(journaled.code());
+          refused.body = ErrorToJson(journaled);
+          return respond(std::move(refused));
+        }
         drift->ClearFreeze(who);
         HttpResponse response;
         JsonWriter w(response.body);

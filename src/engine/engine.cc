@@ -8,6 +8,7 @@
 #include <mutex>
 
 #include "api/transaction_json.h"
+#include "engine/drift_watch_setup.h"
 #include "features/account_state_codec.h"
 #include "features/feature_extractor.h"
 #include "features/feature_vector.h"
@@ -115,26 +116,9 @@ Result<std::unique_ptr<Engine>> Engine::Create(const EngineOptions& options,
   VERDICT_ASSIGN_OR_RETURN(engine->cases_,
                            cases::CaseStore::Open(*engine->journal_, engine->case_feed_, clock));
   VERDICT_RETURN_IF_ERROR(engine->StartModels(metrics));
-  // Drift watch for the configured model: reference.json beside its model file.
-  if (options.drift.enabled && !options.model.path.empty()) {
-    const std::string reference_path =
-        (std::filesystem::path(options.model.path).parent_path() / "reference.json").string();
-    if (std::filesystem::exists(reference_path)) {
-      auto reference = monitor::ReadReferenceFile(reference_path);
-      if (!reference.ok())
-        return Status(reference.status().code(), reference.status().message(), "model.path");
-      VERDICT_ASSIGN_OR_RETURN(
-          engine->drift_,
-          monitor::DriftMonitor::Create(options.drift, std::move(reference).value(), kFeatureNames,
-                                        options.model.name, options.model.version, metrics, clock));
-      engine->drift_->Start();
-      spdlog::info("drift: watching {} features of {} v{} against {}",
-                   engine->drift_->feature_names().size(), options.model.name,
-                   options.model.version, reference_path);
-    } else {
-      spdlog::warn("drift: no {} beside the model; drift watch is off", reference_path);
-    }
-  }
+  // Drift watch for whichever model version decides (docs/drift.md).
+  VERDICT_ASSIGN_OR_RETURN(engine->drift_,
+                           MakeDriftWatch(options, *engine->models_, metrics, clock));
   engine->breaker_ = std::make_unique<CircuitBreaker>(options.sched.breaker);
   engine->scheduler_ = std::make_unique<Scheduler>(options.sched, clock, metrics);
   spdlog::info("engine: {} workers, {} account stripes, rules {} ({}){}",
@@ -318,10 +302,11 @@ void Engine::Decide(const Transaction& txn, const Caller& caller, int64_t receiv
   const lifecycle::ScoringModel* model = assigned.decider;
   std::string fallback_why;
   // Drift level 3 freezes the model it watches until an operator clears it.
-  const bool drift_watched = drift_ != nullptr && model != nullptr &&
-                             model->ref().name == drift_->model_name() &&
-                             model->ref().version == drift_->model_version();
-  const bool drift_frozen = drift_watched && drift_->frozen();
+  monitor::DriftMonitor* const drift = drift_ != nullptr && model != nullptr
+                                           ? drift_->For(model->ref().name, model->ref().version)
+                                           : nullptr;
+  const bool drift_watched = drift != nullptr;
+  const bool drift_frozen = drift_watched && drift->frozen();
   if (model == nullptr) {
     fallback_why = "no model is configured";
   } else if (drift_frozen) {
@@ -526,7 +511,7 @@ void Engine::Decide(const Transaction& txn, const Caller& caller, int64_t receiv
   // Drift bookkeeping, like the candidate's comparison, runs after the answer is handed off:
   // it is no part of the decision's latency or of any stage's timing.
   if (drift_watched) {
-    drift_->Observe(features, score.value_or(std::numeric_limits<double>::quiet_NaN()));
+    drift->Observe(features, score.value_or(std::numeric_limits<double>::quiet_NaN()));
   }
   // The candidate's comparison runs after the answer is handed off, so it never delays this
   // decision; it is skipped on the fallback path, where the deadline is already tight.

@@ -24,6 +24,7 @@
 #include "journal/journal.h"
 #include "lifecycle/model_lifecycle.h"
 #include "monitor/drift_monitor.h"
+#include "monitor/drift_watch.h"
 #include "policy/fixed_rules.h"
 #include "sched/circuit_breaker.h"
 #include "sched/scheduler.h"
@@ -72,9 +73,9 @@ class Engine {
   journal::Journal& journal() { return *journal_; }
   // Analyst cases: one per durable review or block decision (docs/cases.md).
   cases::CaseStore& cases() { return *cases_; }
-  // The configured model's drift monitor (docs/drift.md); null when the model directory has no
-  // reference.json or [drift] enabled = false.
-  monitor::DriftMonitor* drift() { return drift_.get(); }
+  // The primary model's drift monitor (docs/drift.md); null when it has no reference.json, no
+  // model decides or [drift] enabled = false.
+  monitor::DriftMonitor* drift();
 
   // Stored decisions (the journal's committed records) of one tenant, for the read routes.
   // Another tenant's decision is not found, exactly like one that does not exist (I7).
@@ -131,7 +132,7 @@ class Engine {
   std::unique_ptr<lifecycle::RegistryStore> registry_store_;
   std::unique_ptr<lifecycle::ModelLifecycle> models_;
   // Before the scheduler, so that workers (which call Observe) stop before it goes.
-  std::unique_ptr<monitor::DriftMonitor> drift_;
+  std::unique_ptr<monitor::DriftWatch> drift_;
   StageMetrics metrics_{};
   // Last, so that it stops (and drains) before the members its tasks use are destroyed.
   std::unique_ptr<Scheduler> scheduler_;

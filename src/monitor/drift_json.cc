@@ -22,6 +22,19 @@ void WriteWindow(JsonWriter& w, const WindowReport& window, const DriftMonitor& 
   w.EndObject();
 }
 
+void WriteThresholds(JsonWriter& w, const DriftOptions& options) {
+  w.BeginObject();
+  w.Key("l1").Double(options.l1);
+  w.Key("l2").Double(options.l2);
+  w.Key("l3").Double(options.l3);
+  w.Key("weights").BeginObject();
+  w.Key("kl").Double(options.weights.kl);
+  w.Key("js").Double(options.weights.js);
+  w.Key("psi").Double(options.weights.psi);
+  w.EndObject();
+  w.EndObject();
+}
+
 }  // namespace
 
 std::vector<std::string_view> DriftFlags(const DriftStatistics& s, const DriftOptions& options) {
@@ -55,6 +68,40 @@ void WriteDriftStatistics(JsonWriter& w, const DriftStatistics& s, const DriftOp
   w.EndObject();
 }
 
+std::string DriftReportToJson(const DriftReport& report, const DriftOptions& options) {
+  std::string out;
+  JsonWriter w(out);
+  w.BeginObject();
+  w.Key("model").BeginObject();
+  w.Key("name").String(report.model_name);
+  w.Key("version").String(report.model_version);
+  w.EndObject();
+  w.Key("input").String(report.input);
+  w.Key("rows").Uint(report.rows);
+  w.Key("reference_rows").Uint(report.reference_rows);
+  w.Key("level").Int(report.level);
+  w.Key("drift_score").Double(report.drift_score);
+  w.Key("judged").Bool(report.judged);
+  w.Key("min_count").Uint(options.min_count);
+  w.Key("thresholds");
+  WriteThresholds(w, options);
+  w.Key("drifted_features").BeginArray();
+  for (const VariableDrift& f : report.features) {
+    if (f.drifted()) w.String(f.name);
+  }
+  w.EndArray();
+  w.Key("score");
+  WriteDriftStatistics(w, report.score.statistics, options);
+  w.Key("features").BeginObject();
+  for (const VariableDrift& f : report.features) {
+    w.Key(f.name);
+    WriteDriftStatistics(w, f.statistics, options);
+  }
+  w.EndObject();
+  w.EndObject();
+  return out;
+}
+
 std::string DriftSnapshotToJson(const DriftSnapshot& snapshot, const DriftMonitor& monitor,
                                 const DriftOptions& options) {
   std::string out;
@@ -68,16 +115,8 @@ std::string DriftSnapshotToJson(const DriftSnapshot& snapshot, const DriftMonito
   w.Key("level").Int(snapshot.level);
   w.Key("drift_score").Double(snapshot.drift_score);
   w.Key("frozen").Bool(snapshot.frozen);
-  w.Key("thresholds").BeginObject();
-  w.Key("l1").Double(options.l1);
-  w.Key("l2").Double(options.l2);
-  w.Key("l3").Double(options.l3);
-  w.Key("weights").BeginObject();
-  w.Key("kl").Double(options.weights.kl);
-  w.Key("js").Double(options.weights.js);
-  w.Key("psi").Double(options.weights.psi);
-  w.EndObject();
-  w.EndObject();
+  w.Key("thresholds");
+  WriteThresholds(w, options);
   w.Key("alerts").BeginArray();
   for (const DriftAlert& a : snapshot.alerts) {
     w.BeginObject();

@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "common/json_writer.h"
+#include "monitor/bin_search.h"
 
 namespace verdict::monitor {
 
@@ -77,7 +78,8 @@ DriftMonitor::DriftMonitor(const DriftOptions& options, ReferenceDistribution re
       model_version_(std::move(version)),
       clock_(clock),
       instance_id_(next_instance_id.fetch_add(1)),
-      hook_(options.retrain_command, options.retrain_webhook) {
+      hook_(options.retrain_command, options.retrain_webhook),
+      avx2_(CpuHasAvx2()) {
   const size_t variables = reference_.features.size() + 1;
   padded_edges_.assign(variables * kStride, std::numeric_limits<double>::infinity());
   for (size_t v = 0; v < variables; ++v) {
@@ -150,36 +152,87 @@ DriftMonitor::Shard* DriftMonitor::ShardForThisThread() {
   return shard;
 }
 
+namespace {
+
+// The per-decision loop, once per bin search: a macro rather than a template, since a
+// function compiled for AVX2 cannot share a default-target body that inlines an AVX2 search.
+inline double AsIs(double score) { return score; }
+
+struct ObserveArgs {
+  std::atomic<uint64_t>* counts;
+  const double* edges;
+  const uint32_t* source;
+  size_t tracked;
+  const double* values;
+  size_t available;
+  double score;
+};
+
+// The counter slot of one variable's value. +inf is clamped to the largest double (the
+// padding is +inf); NaN, which compares false everywhere, goes to the missing slot. Features
+// are first rounded to float (ROUND): the model sees them so, and `verdict train` builds the
+// reference from those values, whose edges are floats; the score is compared as it is.
+#define VERDICT_DRIFT_SLOT(OUT, SEARCH, ROUND, v, value)                                 \
+  do {                                                                                   \
+    const double value_ = (value);                                                       \
+    const double x_ = std::min(ROUND(value_), std::numeric_limits<double>::max());       \
+    const size_t idx_ = SEARCH(edges + (v)*DriftMonitor::kStride, x_);                   \
+    OUT = static_cast<uint32_t>((v)*DriftMonitor::kStride +                              \
+                                (value_ == value_ ? idx_ : DriftMonitor::kMissingSlot)); \
+  } while (false)
+
+// Two passes over chunks of variables: every search first (independent of each other, so the
+// CPU overlaps them), then the counter increments, which would otherwise sit between the
+// searches and stall them. Copies every argument to a local first: the counter stores are
+// atomics, so the compiler would otherwise reload each one from memory after every store.
+#define VERDICT_DRIFT_OBSERVE_LOOP(SEARCH)                                                       \
+  std::atomic<uint64_t>* const counts = a.counts;                                                \
+  const double* const edges = a.edges;                                                           \
+  const uint32_t* const source = a.source;                                                       \
+  const double* const values = a.values;                                                         \
+  const size_t tracked = a.tracked;                                                              \
+  const size_t available = a.available;                                                          \
+  constexpr size_t kChunk = 64;                                                                  \
+  uint32_t slots[kChunk];                                                                        \
+  for (size_t begin = 0; begin < tracked; begin += kChunk) {                                     \
+    const size_t end = std::min(tracked, begin + kChunk);                                        \
+    for (size_t i = begin; i < end; ++i) {                                                       \
+      const uint32_t s = source[i];                                                              \
+      const double value = s < available ? values[s] : std::numeric_limits<double>::quiet_NaN(); \
+      VERDICT_DRIFT_SLOT(slots[i - begin], SEARCH, FeatureAsModelSees, i, value);                \
+    }                                                                                            \
+    for (size_t i = 0; i < end - begin; ++i) Bump(counts[slots[i]]);                             \
+  }                                                                                              \
+  uint32_t score_slot;                                                                           \
+  VERDICT_DRIFT_SLOT(score_slot, SEARCH, AsIs, tracked, a.score);                                \
+  Bump(counts[score_slot])
+
+void ObservePortable(const ObserveArgs& a) { VERDICT_DRIFT_OBSERVE_LOOP(PaddedBinPortable); }
+
+#ifdef VERDICT_DRIFT_AVX2
+// Compiled for AVX2 as a whole, so that PaddedBinAvx2 inlines into the loop.
+__attribute__((target("avx2"))) void ObserveAvx2(const ObserveArgs& a) {
+  VERDICT_DRIFT_OBSERVE_LOOP(PaddedBinAvx2);
+}
+#endif
+
+#undef VERDICT_DRIFT_OBSERVE_LOOP
+#undef VERDICT_DRIFT_SLOT
+
+}  // namespace
+
 void DriftMonitor::Observe(std::span<const double> features, double score) {
-  Shard* shard = ShardForThisThread();
-  // Locals: the counter stores are atomics, so the compiler would otherwise reload every
-  // member after each one.
-  std::atomic<uint64_t>* const counts = shard->counts.get();
-  const double* const edges = padded_edges_.data();
-  const uint32_t* const source = source_index_.data();
-  const size_t tracked = source_index_.size();
-  const size_t available = features.size();
-  const double* const values = features.data();
-  auto count = [&](size_t v, double value) {
-    // Branchless search of the 31 padded interior boundaries: idx = how many are <= value
-    // (at most bins - 1 for a finite value; +inf is clamped to the largest double). The
-    // comparisons become integers (setcc), since random data would mispredict branches, and
-    // NaN, which compares false everywhere, is sent to the missing slot by a conditional move.
-    const double x = std::min(value, std::numeric_limits<double>::max());
-    const double* e = edges + v * kStride;
-    size_t idx = static_cast<size_t>(e[15] <= x) << 4;
-    idx += static_cast<size_t>(e[idx + 7] <= x) << 3;
-    idx += static_cast<size_t>(e[idx + 3] <= x) << 2;
-    idx += static_cast<size_t>(e[idx + 1] <= x) << 1;
-    idx += static_cast<size_t>(e[idx] <= x);
-    idx = value == value ? idx : kMissingSlot;
-    Bump(counts[v * kStride + idx]);
-  };
-  for (size_t i = 0; i < tracked; ++i) {
-    const uint32_t s = source[i];
-    count(i, s < available ? values[s] : std::numeric_limits<double>::quiet_NaN());
-  }
-  count(tracked, score);
+  const ObserveArgs args{ShardForThisThread()->counts.get(),
+                         padded_edges_.data(),
+                         source_index_.data(),
+                         source_index_.size(),
+                         features.data(),
+                         features.size(),
+                         score};
+#ifdef VERDICT_DRIFT_AVX2
+  if (avx2_) return ObserveAvx2(args);
+#endif
+  ObservePortable(args);
 }
 
 void DriftMonitor::Start() {
@@ -292,8 +345,7 @@ void DriftMonitor::Act(int64_t now_us, std::vector<WindowReport> windows) {
       feature_psi_gauges_[f]->Set(windows[longest].features[f].psi);
     }
   }
-  int level = score > options_.l3 ? 3 : score >= options_.l2 ? 2 : score >= options_.l1 ? 1 : 0;
-  if (level == 0 && feature_alert) level = 1;
+  int level = DriftLevel(score, feature_alert, options_);
 
   if (level == 3 && !frozen()) {
     frozen_.store(true, std::memory_order_release);
@@ -397,6 +449,14 @@ DriftSnapshot DriftMonitor::Snapshot() const {
   copy.frozen = frozen();
   copy.retrain = hook_.report();
   return copy;
+}
+
+int DriftLevel(double drift_score, bool feature_alert, const DriftOptions& options) {
+  const int level = drift_score > options.l3    ? 3
+                    : drift_score >= options.l2 ? 2
+                    : drift_score >= options.l1 ? 1
+                                                : 0;
+  return level == 0 && feature_alert ? 1 : level;
 }
 
 Status ValidateDriftOptions(const DriftOptions& o) {

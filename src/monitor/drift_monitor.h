@@ -72,6 +72,13 @@ struct DriftSnapshot {
 class DriftMonitor {
  public:
   static constexpr size_t kMaxEvents = 64;
+  // Counter layout: variable v (the tracked features, then the score) owns the kStride
+  // counters from v * kStride: its bins first, its missing count in slot kMissingSlot. Its
+  // interior bin boundaries are at padded_edges_[v * kStride ...], padded with +inf to
+  // kPaddedEdges slots for the branch-free searches of bin_search.h.
+  static constexpr size_t kStride = 32;
+  static constexpr size_t kMissingSlot = 31;
+  static_assert(kMaxReferenceBins < kMissingSlot);
 
   // `feature_names` is the engine's feature vector order; the reference's features are
   // matched by name (features the reference lacks are not tracked; reference features the
@@ -99,6 +106,10 @@ class DriftMonitor {
   void ClearFreeze(std::string_view who, int64_t now_us);
   void ClearFreeze(std::string_view who) { ClearFreeze(who, clock_.NowMicros()); }
 
+  // Tests and benchmarks: count with the portable bin search even where AVX2 is available
+  // (both give the same counts). Call before the first Observe.
+  void UsePortableSearchForTesting() { avx2_ = false; }
+
   DriftSnapshot Snapshot() const;
   const std::vector<std::string>& feature_names() const { return names_; }
   const std::string& model_name() const { return model_name_; }
@@ -124,13 +135,6 @@ class DriftMonitor {
   const Clock& clock_;
   const uint64_t instance_id_;
 
-  // Counter layout: variable v (the tracked features, then the score) owns the kStride
-  // counters from v * kStride: its bins first, its missing count in slot kMissingSlot. Its
-  // interior bin boundaries are at padded_edges_[v * kStride ...], padded with +inf for a
-  // branchless search.
-  static constexpr size_t kStride = 32;
-  static constexpr size_t kMissingSlot = 31;
-  static_assert(kMaxReferenceBins < kMissingSlot);
   std::vector<std::string> names_;
   std::vector<uint32_t> source_index_;  // feature vector index of tracked feature i
   std::vector<uint32_t> bins_;
@@ -156,6 +160,7 @@ class DriftMonitor {
   bool above_second_ = false;
   std::atomic<bool> frozen_{false};
   RetrainHook hook_;
+  bool avx2_;  // PaddedBinAvx2 rather than PaddedBinPortable
 
   Gauge* score_gauge_;
   Gauge* level_gauge_;

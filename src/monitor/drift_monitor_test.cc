@@ -149,8 +149,15 @@ TEST_F(DriftMonitorTest, LevelsRiseToFreezeAndRunTheHookUntilCleared) {
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   EXPECT_TRUE(std::filesystem::exists(marker));
-  monitor->Tick(t);  // reaps the command
-  EXPECT_THAT(monitor->Snapshot().retrain.last_status, HasSubstr("exit 0"));
+  // The file can exist before the command has exited: tick (which reaps it) until it has.
+  std::string status;
+  for (int i = 0; i < 200; ++i) {
+    monitor->Tick(t);
+    status = monitor->Snapshot().retrain.last_status;
+    if (status != "running") break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  EXPECT_THAT(status, HasSubstr("exit 0"));
 
   // Frozen stays frozen even once traffic is back to normal...
   Feed(*monitor, 1000, 0);

@@ -51,4 +51,8 @@ struct DriftOptions {
 // Checks ranges and ordering; the field names the [drift] key ("drift.l2").
 Status ValidateDriftOptions(const DriftOptions& options);
 
+// The level a combined drift score sets (L3 strictly above l3, L2 from l2, L1 from l1); a
+// feature's PSI alert raises level 0 to L1. Shared by the live monitor and the offline report.
+int DriftLevel(double drift_score, bool feature_alert, const DriftOptions& options);
+
 }  // namespace verdict::monitor

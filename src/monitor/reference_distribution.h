@@ -41,6 +41,14 @@ struct VariableReference {
   size_t BinOf(double value) const;
 };
 
+// A feature value as the model sees it (the forest evaluates floats) and as `verdict train`
+// records it in the reference: rounded to float. Drift compares current features so, or a
+// value whose float rounds up onto a quantile edge would land one bin below where training
+// put it. NaN stays NaN; beyond the float range becomes ±inf.
+inline double FeatureAsModelSees(double value) {
+  return static_cast<double>(static_cast<float>(value));
+}
+
 struct ReferenceDistribution {
   uint64_t rows = 0;
   std::vector<VariableReference> features;

@@ -1,0 +1,56 @@
+#include "engine/drift_watch_setup.h"
+
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "engine/engine.h"
+#include "features/feature_vector.h"
+
+namespace verdict {
+
+Result<std::unique_ptr<monitor::DriftWatch>> MakeDriftWatch(const EngineOptions& options,
+                                                            const lifecycle::ModelLifecycle& models,
+                                                            MetricsRegistry& metrics,
+                                                            const Clock& clock) {
+  if (!options.drift.enabled) return std::unique_ptr<monitor::DriftWatch>();
+  const ModelOptions configured = options.model;
+  const lifecycle::ModelLifecycle* registry_owner = &models;
+  auto loader = [configured, registry_owner](std::string_view name, std::string_view version)
+      -> Result<std::optional<monitor::ReferenceDistribution>> {
+    std::string path;
+    std::string field = "model.path";
+    if (!configured.path.empty() && name == configured.name && version == configured.version) {
+      path = (std::filesystem::path(configured.path).parent_path() / "reference.json").string();
+    } else {
+      VERDICT_ASSIGN_OR_RETURN(auto entry, registry_owner->registry().Find(name, version));
+      if (!entry.has_value() || !entry->has_reference)
+        return std::optional<monitor::ReferenceDistribution>();
+      path = entry->dir + "/reference.json";
+      field = "reference";
+    }
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec)) return std::optional<monitor::ReferenceDistribution>();
+    auto reference = monitor::ReadReferenceFile(path);
+    if (!reference.ok()) {
+      return Status(reference.status().code(), path + ": " + reference.status().message(), field);
+    }
+    return std::optional<monitor::ReferenceDistribution>(std::move(reference).value());
+  };
+  auto watch = std::make_unique<monitor::DriftWatch>(options.drift, kFeatureNames,
+                                                     std::move(loader), metrics, clock);
+  if (!options.model.path.empty()) {
+    VERDICT_RETURN_IF_ERROR(watch->Watch(options.model.name, options.model.version));
+  }
+  return watch;
+}
+
+// Here rather than in engine.cc, beside the rest of the engine's drift wiring.
+monitor::DriftMonitor* Engine::drift() {
+  if (drift_ == nullptr) return nullptr;
+  const std::shared_ptr<const lifecycle::ModelSet> set = models_->current();
+  if (set == nullptr || set->primary == nullptr) return nullptr;
+  return drift_->For(set->primary->ref().name, set->primary->ref().version);
+}
+
+}  // namespace verdict

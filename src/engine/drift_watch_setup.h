@@ -1,0 +1,25 @@
+// The engine's drift watch (docs/drift.md): a monitor for every model version that decides,
+// the configured model's reference read beside its model file and a registered model's from
+// its registry directory. A free function; the watch it returns is thread-safe.
+#pragma once
+
+#include <memory>
+
+#include "common/clock.h"
+#include "common/metrics.h"
+#include "common/result.h"
+#include "engine/engine_options.h"
+#include "lifecycle/model_lifecycle.h"
+#include "monitor/drift_watch.h"
+
+namespace verdict {
+
+// Null when [drift] enabled = false. The configured model (if any) is looked up at once: a bad
+// reference.json beside it is an error naming model.path. `models`, `metrics` and `clock`
+// must outlive the watch.
+Result<std::unique_ptr<monitor::DriftWatch>> MakeDriftWatch(const EngineOptions& options,
+                                                            const lifecycle::ModelLifecycle& models,
+                                                            MetricsRegistry& metrics,
+                                                            const Clock& clock);
+
+}  // namespace verdict

@@ -1,0 +1,88 @@
+#include "monitor/drift_watch.h"
+
+#include <spdlog/spdlog.h>
+
+#include <utility>
+
+namespace verdict::monitor {
+
+DriftWatch::DriftWatch(const DriftOptions& options, std::span<const std::string_view> feature_names,
+                       ReferenceLoader loader, MetricsRegistry& metrics, const Clock& clock)
+    : options_(options),
+      feature_names_(feature_names),
+      loader_(std::move(loader)),
+      metrics_(metrics),
+      clock_(clock) {}
+
+Result<DriftMonitor*> DriftWatch::Add(std::string_view name, std::string_view version) {
+  const size_t n = size_.load(std::memory_order_relaxed);
+  for (size_t i = 0; i < n; ++i) {
+    if (entries_[i].name == name && entries_[i].version == version) {
+      return entries_[i].monitor.get();
+    }
+  }
+  if (n == kMaxVersions) {
+    if (!warned_full_) {
+      spdlog::warn("drift: {} model versions watched already; {} v{} is not watched", kMaxVersions,
+                   name, version);
+      warned_full_ = true;
+    }
+    return nullptr;
+  }
+  Entry& entry = entries_[n];
+  entry.name = std::string(name);
+  entry.version = std::string(version);
+  // Whatever happens, the version is recorded, so a missing or bad reference is looked up once.
+  Status status = Status::Ok();
+  auto reference = loader_(name, version);
+  if (!reference.ok()) {
+    status = reference.status();
+  } else if (reference->has_value()) {
+    auto monitor = DriftMonitor::Create(options_, std::move(**reference), feature_names_,
+                                        entry.name, entry.version, metrics_, clock_);
+    if (monitor.ok()) {
+      entry.monitor = std::move(monitor).value();
+      entry.monitor->Start();
+      spdlog::info("drift: watching {} features of {} v{}", entry.monitor->feature_names().size(),
+                   name, version);
+    } else {
+      status = monitor.status();
+    }
+  } else {
+    spdlog::info("drift: {} v{} has no reference.json; not watched", name, version);
+  }
+  size_.store(n + 1, std::memory_order_release);
+  if (!status.ok()) {
+    spdlog::warn("drift: {} v{} is not watched: {}", name, version, status.message());
+    return status;
+  }
+  return entry.monitor.get();
+}
+
+Status DriftWatch::Watch(std::string_view name, std::string_view version) {
+  std::lock_guard lock(mu_);
+  auto added = Add(name, version);
+  return added.ok() ? Status::Ok() : added.status();
+}
+
+DriftMonitor* DriftWatch::For(std::string_view name, std::string_view version) {
+  const size_t n = size_.load(std::memory_order_acquire);
+  for (size_t i = 0; i < n; ++i) {
+    const Entry& e = entries_[i];
+    if (e.version == version && e.name == name) return e.monitor.get();
+  }
+  std::lock_guard lock(mu_);
+  auto added = Add(name, version);
+  return added.ok() ? *added : nullptr;
+}
+
+std::vector<DriftMonitor*> DriftWatch::monitors() const {
+  std::vector<DriftMonitor*> out;
+  const size_t n = size_.load(std::memory_order_acquire);
+  for (size_t i = 0; i < n; ++i) {
+    if (entries_[i].monitor) out.push_back(entries_[i].monitor.get());
+  }
+  return out;
+}
+
+}  // namespace verdict::monitor

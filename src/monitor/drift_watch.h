@@ -1,0 +1,72 @@
+// DriftWatch: one DriftMonitor per model version that decides, created (and started) the first
+// time that version asks for it, with its reference from a loader, so drift is watched for
+// whichever model the lifecycle activates. Owns the monitors until destruction; thread-safe,
+// and For is lock-free once a version has been looked up.
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/clock.h"
+#include "common/metrics.h"
+#include "common/result.h"
+#include "monitor/drift_monitor.h"
+#include "monitor/drift_options.h"
+#include "monitor/reference_distribution.h"
+
+namespace verdict::monitor {
+
+class DriftWatch {
+ public:
+  // The most model versions watched at once (each monitor has a thread); later versions are
+  // not watched, with a warning.
+  static constexpr size_t kMaxVersions = 8;
+
+  // A version's reference: nullopt when it has none (not watched), an error when it is bad.
+  using ReferenceLoader = std::function<Result<std::optional<ReferenceDistribution>>(
+      std::string_view name, std::string_view version)>;
+
+  // `feature_names` (the engine's feature vector order), `metrics` and `clock` must outlive
+  // the watch.
+  DriftWatch(const DriftOptions& options, std::span<const std::string_view> feature_names,
+             ReferenceLoader loader, MetricsRegistry& metrics, const Clock& clock);
+
+  // Looks the version up now and reports a bad reference (start-up uses it for the configured
+  // model, so that a broken reference.json stops the engine rather than drift watch).
+  Status Watch(std::string_view name, std::string_view version);
+  // The monitor of this version, made on first use; null when the version has no reference,
+  // its reference failed to load (logged once) or kMaxVersions are watched already.
+  DriftMonitor* For(std::string_view name, std::string_view version);
+  // Every monitor made so far, oldest first.
+  std::vector<DriftMonitor*> monitors() const;
+
+ private:
+  struct Entry {
+    std::string name;
+    std::string version;
+    std::unique_ptr<DriftMonitor> monitor;  // null: not watched
+  };
+  Result<DriftMonitor*> Add(std::string_view name, std::string_view version);  // mu_ held
+
+  const DriftOptions options_;
+  const std::span<const std::string_view> feature_names_;
+  const ReferenceLoader loader_;
+  MetricsRegistry& metrics_;
+  const Clock& clock_;
+  // Append-only: an entry is complete before `size_` publishes it (release/acquire), and is
+  // never changed afterwards.
+  std::array<Entry, kMaxVersions> entries_;
+  std::atomic<size_t> size_{0};
+  mutable std::mutex mu_;  // serializes Add
+  bool warned_full_ = false;
+};
+
+}  // namespace verdict::monitor
