@@ -21,8 +21,9 @@ namespace {
 constexpr size_t kTopContributions = 4;
 // How many of the account's latest records the case view shows as its timeline.
 constexpr size_t kActivityLimit = 25;
-// ?proof=inclusion reads every record up to the checkpoint; refuse it beyond this many.
-constexpr uint64_t kMaxInclusionTreeSize = 1'000'000;
+// ?proof=inclusion reads every record up to the checkpoint on the I/O thread (which then serves
+// nothing else meanwhile); refuse it beyond this many records.
+constexpr uint64_t kMaxInclusionTreeSize = 100'000;
 
 HttpResponse ErrorResponse(const Status& status) {
   HttpResponse response;
