@@ -29,6 +29,11 @@ ROUTES = [
     ("POST", "/v1/keys", "admin"),
     ("POST", "/v1/keys/0000000000000000:revoke", "admin"),
     ("GET", "/metrics", "admin"),
+    ("GET", "/v1/cases", "analyst"),
+    ("GET", "/v1/cases/0193a7c4-5e1b-7cc2-9f00-3b1f2a9e4d11", "analyst"),
+    ("POST", "/v1/cases/0193a7c4-5e1b-7cc2-9f00-3b1f2a9e4d11:assign", "analyst"),
+    ("POST", "/v1/cases/0193a7c4-5e1b-7cc2-9f00-3b1f2a9e4d11:comment", "analyst"),
+    ("POST", "/v1/cases/0193a7c4-5e1b-7cc2-9f00-3b1f2a9e4d11:dispose", "analyst"),
 ]
 WRONG_ROLE = {"scorer": "analyst", "analyst": "scorer", "admin": "scorer"}
 
