@@ -174,10 +174,7 @@ class MutualTlsRequiredTest(TlsTestBase):
         self.assertEqual(out.returncode, 0, out.stderr)
         record = json.loads(out.stdout.splitlines()[0])
         self.assertEqual(record["kind"], "decision")
-        if (record["tenant"], record["principal"]) != ("bank-a", CLIENT_PRINCIPAL):
-            self.skipTest("the engine does not journal the caller's tenant and principal yet (got "
-                          "%r, %r); the server hands them over as HttpRequest::auth.tenant and "
-                          ".principal" % (record["tenant"], record["principal"]))
+        self.assertEqual((record["tenant"], record["principal"]), ("bank-a", CLIENT_PRINCIPAL))
 
     def test_no_client_certificate_is_refused(self):
         self.assert_refused(self.context(cert=None))
