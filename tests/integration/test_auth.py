@@ -38,12 +38,6 @@ ROUTES = [
 WRONG_ROLE = {"scorer": "analyst", "analyst": "scorer", "admin": "scorer"}
 
 
-def create_key(data_dir, tenant, *roles):
-    args = [vp.BINARY, "keys", "create", "--data-dir", data_dir, "--tenant", tenant, "--json"]
-    for role in roles:
-        args += ["--role", role]
-    out = subprocess.run(args, check=True, capture_output=True, text=True).stdout
-    return json.loads(out)
 
 
 class AuthMatrixTest(unittest.TestCase):
@@ -53,9 +47,9 @@ class AuthMatrixTest(unittest.TestCase):
         cls.data_dir = os.path.join(cls.tmp, "var")
         cls.keys = {}
         for role in ("scorer", "analyst", "admin"):
-            cls.keys[role] = create_key(cls.data_dir, "bank-a", role)
-        cls.other = create_key(cls.data_dir, "bank-b", "scorer", "analyst", "admin")
-        cls.revoked = create_key(cls.data_dir, "bank-a", "scorer", "analyst", "admin")
+            cls.keys[role] = vp.create_key(cls.data_dir, "bank-a", role)
+        cls.other = vp.create_key(cls.data_dir, "bank-b", "scorer", "analyst", "admin")
+        cls.revoked = vp.create_key(cls.data_dir, "bank-a", "scorer", "analyst", "admin")
         subprocess.run([vp.BINARY, "keys", "revoke", "--data-dir", cls.data_dir, "--id",
                         cls.revoked["id"]], check=True, capture_output=True)
         cls.engine = vp.VerdictProcess(data_dir=cls.data_dir, insecure_dev=False)

@@ -13,11 +13,6 @@ import verdict_process as vp
 REVIEW_COUNT = 7
 
 
-def create_key(data_dir, tenant, *roles):
-    args = [vp.BINARY, "keys", "create", "--data-dir", data_dir, "--tenant", tenant, "--json"]
-    for role in roles:
-        args += ["--role", role]
-    return json.loads(subprocess.run(args, check=True, capture_output=True, text=True).stdout)
 
 
 class CasesTest(unittest.TestCase):
@@ -27,10 +22,10 @@ class CasesTest(unittest.TestCase):
         cls.data_dir = os.path.join(cls.tmp, "var")
         # Decisions are journaled under the caller's tenant ("default" before tenants were
         # plumbed through Submit): the analyst of "default" owns these cases either way.
-        cls.analyst = create_key(cls.data_dir, "default", "scorer", "analyst")
-        cls.colleague = create_key(cls.data_dir, "default", "analyst")
-        cls.scorer = create_key(cls.data_dir, "default", "scorer")
-        cls.other = create_key(cls.data_dir, "bank-b", "scorer", "analyst", "admin")
+        cls.analyst = vp.create_key(cls.data_dir, "default", "scorer", "analyst")
+        cls.colleague = vp.create_key(cls.data_dir, "default", "analyst")
+        cls.scorer = vp.create_key(cls.data_dir, "default", "scorer")
+        cls.other = vp.create_key(cls.data_dir, "bank-b", "scorer", "analyst", "admin")
         cls.console_dir = os.path.join(cls.tmp, "console")
         os.makedirs(os.path.join(cls.console_dir, "assets"))
         with open(os.path.join(cls.console_dir, "index.html"), "w") as f:

@@ -12,19 +12,14 @@ import unittest
 import verdict_process as vp
 
 
-def create_key(data_dir, tenant, *roles):
-    args = [vp.BINARY, "keys", "create", "--data-dir", data_dir, "--tenant", tenant, "--json"]
-    for role in roles:
-        args += ["--role", role]
-    return json.loads(subprocess.run(args, check=True, capture_output=True, text=True).stdout)
 
 
 class TenantWallsTest(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.mkdtemp(prefix="verdict-tenants-")
         self.data_dir = os.path.join(self.tmp, "var")
-        self.alpha = create_key(self.data_dir, "alpha", "scorer", "analyst")
-        self.beta = create_key(self.data_dir, "beta", "scorer", "analyst")
+        self.alpha = vp.create_key(self.data_dir, "alpha", "scorer", "analyst")
+        self.beta = vp.create_key(self.data_dir, "beta", "scorer", "analyst")
         self.engine = vp.VerdictProcess(data_dir=self.data_dir, insecure_dev=False)
 
     def tearDown(self):

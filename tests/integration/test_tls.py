@@ -63,11 +63,6 @@ def tls_config(d, client_cert="require", extra=""):
             "handshake_timeout_ms = 1000\n{extra}").format(d=d, mode=client_cert, extra=extra)
 
 
-def create_key(data_dir, tenant, role):
-    out = subprocess.run([vp.BINARY, "keys", "create", "--data-dir", data_dir, "--tenant", tenant,
-                          "--role", role, "--json"], check=True, capture_output=True,
-                         text=True).stdout
-    return json.loads(out)
 
 
 class TlsTestBase(unittest.TestCase):
@@ -78,8 +73,8 @@ class TlsTestBase(unittest.TestCase):
         cls.tmp = tempfile.mkdtemp(prefix="verdict-tls-")
         make_certificates(cls.tmp)
         cls.data_dir = os.path.join(cls.tmp, "var")
-        cls.scorer = create_key(cls.data_dir, "bank-a", "scorer")
-        cls.admin = create_key(cls.data_dir, "bank-a", "admin")
+        cls.scorer = vp.create_key(cls.data_dir, "bank-a", "scorer")
+        cls.admin = vp.create_key(cls.data_dir, "bank-a", "admin")
         cls.engine = vp.VerdictProcess(data_dir=cls.data_dir, insecure_dev=False,
                                        config=tls_config(cls.tmp, cls.MODE))
 

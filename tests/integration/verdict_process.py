@@ -127,6 +127,15 @@ def transaction(tx_id="tx-0001", **overrides):
     return txn
 
 
+def create_key(data_dir, tenant, *roles):
+    """`verdict keys create` on a stopped engine's data directory: {"key": ..., "id": ...}."""
+    args = [BINARY, "keys", "create", "--data-dir", data_dir, "--tenant", tenant, "--json"]
+    for role in roles:
+        args += ["--role", role]
+    out = subprocess.run(args, check=True, capture_output=True, text=True).stdout
+    return json.loads(out)
+
+
 def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
