@@ -24,7 +24,7 @@ test: build
 
 run: build
 	@mkdir -p var
-	build/bin/verdict serve --config config/verdict.toml --listen 127.0.0.1:8080 --data-dir ./var --insecure-dev --demo-traffic 1
+	build/bin/verdict serve --config config/verdict.toml --listen 127.0.0.1:8080 --data-dir ./var --insecure-dev --demo-traffic 2
 
 bench: build
 	@for b in $(BUILD_DIR)/bench/*_bench; do echo "== $$b"; $$b --benchmark_min_time=0.2; done

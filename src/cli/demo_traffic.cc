@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <chrono>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -14,10 +15,17 @@ namespace {
 
 // A small population whose patterns (structuring, fan-in, pass-through...) come round often
 // enough to open cases within minutes at a few transactions per second.
+constexpr double kWarmUpRate = 200;  // transactions per second
+constexpr int64_t kWarmUpMicros = int64_t{7} * 24 * 3600 * 1'000'000;
+
 SimOptions DemoOptions(uint64_t seed) {
   SimOptions options;
   options.accounts = 1500;
   options.days = 30;
+  // Four times the simulator's usual share of laundering patterns (the most this population
+  // takes; about 3 % of transactions), so that a newcomer sees the review queue fill within a
+  // minute at a gentle rate.
+  options.patterns_per_typology = 8;
   options.seed = seed;
   return options;
 }
@@ -41,6 +49,9 @@ void DemoTraffic::Stop() {
 void DemoTraffic::Loop() {
   const Clock& clock = SystemClock::Instance();
   const auto interval = std::chrono::duration<double>(1.0 / rate_);
+  // The simulator's first week is the accounts' history (its laundering patterns start later):
+  // it goes through quickly, as bulk, so the queue fills within a minute instead of half an hour.
+  const auto warm_up_interval = std::chrono::duration<double>(1.0 / kWarmUpRate);
   // Transaction ids unique to this process and run, so a restart never replays (or conflicts
   // with) an earlier run's ids.
   const std::string prefix = "demo-" + std::to_string(clock.NowMicros() / 1'000'000) + "-";
@@ -52,16 +63,21 @@ void DemoTraffic::Loop() {
       spdlog::error("demo traffic: {}", sim.status().message());
       return;
     }
+    std::optional<int64_t> first_us;
     Status s = (*sim)->Run([&](const LabelledTransaction& row) -> Status {
+      if (!first_us) first_us = row.txn.timestamp_us;
+      const bool warm_up = row.txn.timestamp_us - *first_us < kWarmUpMicros;
       {
         std::unique_lock lock(mu_);
-        next += std::chrono::duration_cast<std::chrono::steady_clock::duration>(interval);
+        next += std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+            warm_up ? warm_up_interval : interval);
         if (cv_.wait_until(lock, next, [this] { return stopping_; })) {
           return Unavailable("demo traffic stopping");
         }
       }
       Transaction txn = row.txn;
       txn.transaction_id = prefix + std::to_string(++number);
+      if (warm_up) txn.priority = Priority::kBulk;
       Status admitted =
           engine_.Submit(std::move(txn), caller_, clock.MonotonicNanos(), [](Result<Decision>) {});
       // Refused (overload, stopping): demo traffic is best effort; the next one may pass.
