@@ -138,6 +138,10 @@ void RegisterTrainCommand(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--colsample-bytree", o.booster.colsample_bytree, "Feature subsampling per tree")
       ->capture_default_str();
+  cmd->add_option("--exclude-features", o.exclude_features,
+                  "Features the model may not use (comma-separated names; treated as missing in "
+                  "training)")
+      ->delimiter(',');
   cmd->add_option("--labels-from-cases", flags->labels_from_cases,
                   "An engine's data directory: closed cases' dispositions replace the input's "
                   "labels, joined by transaction id (true_positive/escalated 1, else 0)");

@@ -1,8 +1,10 @@
 #include "training/trainer.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
+#include <limits>
 
 #include "common/json_writer.h"
 #include "common/rfc3339.h"
@@ -65,6 +67,16 @@ Result<TrainResult> Train(const TrainOptions& options, const Log& log) {
   if (options.booster.rounds < 1 || options.booster.max_depth < 1 || !(options.booster.eta > 0)) {
     return InvalidArgument("rounds and depth must be >= 1 and eta > 0", "rounds");
   }
+  std::vector<size_t> excluded;
+  for (const std::string& name : options.exclude_features) {
+    auto it = std::find(kFeatureNames.begin(), kFeatureNames.end(), name);
+    if (it == kFeatureNames.end()) {
+      return InvalidArgument("exclude-features: '" + name + "' is not a feature of schema " +
+                                 std::string(kFeatureSchemaVersion),
+                             "exclude-features");
+    }
+    excluded.push_back(static_cast<size_t>(it - kFeatureNames.begin()));
+  }
   std::error_code ec;
   std::filesystem::create_directories(options.out_dir, ec);
   if (ec) return Internal(options.out_dir + ": cannot create: " + ec.message());
@@ -96,6 +108,9 @@ Result<TrainResult> Train(const TrainOptions& options, const Log& log) {
     if (set.timestamps[i] < result.split_us) {
       train_rows.push_back(i);
       train_x.insert(train_x.end(), set.Row(i), set.Row(i) + kFeatureCount);
+      for (size_t f : excluded) {
+        train_x[train_x.size() - kFeatureCount + f] = std::numeric_limits<float>::quiet_NaN();
+      }
       train_y.push_back(set.labels[i]);
       result.train_positives += set.labels[i];
     } else {
@@ -223,6 +238,9 @@ Result<TrainResult> Train(const TrainOptions& options, const Log& log) {
       .EndObject()
       .Key("params");
   WriteParams(w, params, scale_pos_weight);
+  w.Key("excluded_features").BeginArray();
+  for (const std::string& name : options.exclude_features) w.String(name);
+  w.EndArray();
   w.Key("trees").Uint(result.trees).Key("alert_rate").Double(options.alert_rate);
   w.Key("holdout");
   WriteDetectionJson(w, result.holdout);

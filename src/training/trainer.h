@@ -29,6 +29,10 @@ struct TrainOptions {
   size_t reference_max_rows = 1'000'000;
   // Labels by transaction id that replace the input's (`--labels-from-cases`); empty: none.
   LabelOverrides label_overrides;
+  // Features the model may not use (`--exclude-features`): given to XGBoost as missing in every
+  // training row, so no tree splits on them. For features that leak how the data was made (a
+  // simulator's channel mix, say) rather than behaviour.
+  std::vector<std::string> exclude_features;
 };
 
 struct TrainResult {

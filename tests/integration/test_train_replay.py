@@ -92,6 +92,36 @@ class TrainReplayTest(unittest.TestCase):
         self.assertEqual(changed, report["changed"])
         self.assertEqual(report["candidate"]["version"], "1")
 
+    def test_excluded_features_are_never_split_on(self):
+        model = os.path.join(self.tmp.name, "excluded")
+        run("train", "--input", self.data, "--out", model, "--rounds", "20", "--threads", "2",
+            "--exclude-features", "channel_code,type_code")
+        with open(os.path.join(model, "manifest.json")) as f:
+            manifest = json.load(f)
+        self.assertEqual(manifest["excluded_features"], ["channel_code", "type_code"])
+        excluded = {manifest["features"].index("channel_code"),
+                    manifest["features"].index("type_code")}
+        with open(os.path.join(model, "model.json")) as f:
+            trees = json.load(f)["learner"]["gradient_booster"]["model"]["trees"]
+        used = set()
+        for tree in trees:
+            used.update(i for i, left in zip(tree["split_indices"], tree["left_children"])
+                        if left != -1)
+        self.assertTrue(used)
+        self.assertFalse(used & excluded)
+        # The unfiltered model of setUpClass does use them on this data (the simulator's
+        # channel mix differs between normal and laundering transfers).
+        with open(os.path.join(self.model, "model.json")) as f:
+            trees = json.load(f)["learner"]["gradient_booster"]["model"]["trees"]
+        self.assertTrue(any(i in excluded for tree in trees
+                            for i, left in zip(tree["split_indices"], tree["left_children"])
+                            if left != -1))
+        out = subprocess.run([BINARY, "train", "--input", self.data, "--out", model,
+                              "--exclude-features", "no_such_feature"],
+                             capture_output=True, text=True)
+        self.assertNotEqual(out.returncode, 0)
+        self.assertIn("no_such_feature", out.stderr)
+
     def test_unlabelled_or_missing_input_is_a_clear_error(self):
         out = subprocess.run([BINARY, "train", "--input", "/nonexistent.csv", "--out",
                               os.path.join(self.tmp.name, "x")], capture_output=True, text=True)
