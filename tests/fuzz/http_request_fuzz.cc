@@ -98,6 +98,33 @@ struct Fixture {
 
 }  // namespace
 
+HttpResponse DispatchOnce(Fixture& fixture, HttpRequest request, int* responses) {
+  HttpResponse last;
+  fixture.router.Dispatch(std::move(request), [&](HttpResponse response) {
+    ++*responses;
+    last = std::move(response);
+  });
+  return last;
+}
+
+// True when `body` is one of the refusals the server gives whatever the credential is (a
+// credential that happens to be part of such a fixed text, which the fuzzer's dictionary
+// produces, is not a leak): the same request with placeholder credentials of each kind.
+bool IsFixedRefusal(Fixture& fixture, const HttpRequest& request, const std::string& body) {
+  for (const char* placeholder :
+       {"", "Basic placeholder", "Bearer placeholder",
+        "Bearer vk_0000000000000000_"
+        "0000000000000000000000000000000000000000000000000000000000000000"}) {
+    HttpRequest variant = request;
+    for (auto& [name, value] : variant.headers) {
+      if (name == "authorization") value = placeholder;
+    }
+    int responses = 0;
+    if (DispatchOnce(fixture, std::move(variant), &responses).body == body) return true;
+  }
+  return false;
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static Fixture* fixture = new Fixture();
   std::string_view input(reinterpret_cast<const char*>(data), size);
@@ -126,17 +153,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     rest.remove_prefix(parsed.consumed);
 
     const std::string credential(parsed.request.Header("authorization"));
+    const HttpRequest original = parsed.request;
     int responses = 0;
-    HttpResponse last;
-    fixture->router.Dispatch(std::move(parsed.request), [&](HttpResponse response) {
-      ++responses;
-      last = std::move(response);
-    });
+    HttpResponse last = DispatchOnce(*fixture, std::move(parsed.request), &responses);
     if (responses != 1) __builtin_trap();
     if (last.status < 200 || last.status > 599) __builtin_trap();
     if (last.status == 401 && credential.size() >= 12 &&
-        last.body.find(credential) != std::string::npos) {
-      __builtin_trap();
+        last.body.find(credential) != std::string::npos &&
+        !IsFixedRefusal(*fixture, original, last.body)) {
+      __builtin_trap();  // the refusal echoes the credential
     }
   }
   return 0;
