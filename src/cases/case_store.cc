@@ -102,7 +102,8 @@ Status CaseStore::CatchUp() {
   for (uint64_t seq = from; seq <= to; ++seq) VERDICT_RETURN_IF_ERROR(OpenFromSeq(seq));
   opened = size() - before;
   if (to >= from) {
-    VERDICT_RETURN_IF_ERROR(journal_.PutRegistry(kCaseHighWaterKey, std::to_string(to)));
+    VERDICT_RETURN_IF_ERROR(
+        journal_.PutRegistry(kCaseHighWaterKey, std::to_string(to), /*sync=*/false));
     spdlog::info("cases: {} loaded, {} opened from journal records {}..{}", before, opened, from,
                  to);
   }
@@ -119,7 +120,8 @@ Status CaseStore::OpenFromSeq(uint64_t seq) {
     std::shared_lock lock(mu_);
     if (index_.Find(c->tenant, c->case_id) != nullptr) return Status::Ok();
   }
-  return Store(*c);
+  // Derived from a durable record: CatchUp opens it again if a crash loses this write.
+  return Store(*c, /*sync=*/false);
 }
 
 void CaseStore::FeedLoop() {
@@ -137,7 +139,7 @@ void CaseStore::FeedLoop() {
     }
     if (last != 0) {
       // Commit callbacks run in sequence order, so every case up to `last` is stored.
-      Status s = journal_.PutRegistry(kCaseHighWaterKey, std::to_string(last));
+      Status s = journal_.PutRegistry(kCaseHighWaterKey, std::to_string(last), /*sync=*/false);
       if (!s.ok()) spdlog::warn("cases: high-water mark not stored: {}", s.message());
       std::lock_guard lock(feed_mu_);
       handled_seq_ = std::max(handled_seq_, last);
@@ -171,8 +173,8 @@ Result<Case> CaseStore::Get(std::string_view tenant, std::string_view case_id) c
   return *c;
 }
 
-Status CaseStore::Store(const Case& c) {
-  VERDICT_RETURN_IF_ERROR(journal_.PutRegistry(CaseKey(c.tenant, c.case_id), CaseToJson(c)));
+Status CaseStore::Store(const Case& c, bool sync) {
+  VERDICT_RETURN_IF_ERROR(journal_.PutRegistry(CaseKey(c.tenant, c.case_id), CaseToJson(c), sync));
   std::unique_lock lock(mu_);
   index_.Put(c);
   return Status::Ok();

@@ -77,7 +77,9 @@ class CaseStore {
   template <typename Change>
   Result<Case> Mutate(std::string_view tenant, std::string_view case_id, std::string_view principal,
                       std::string_view action, Change change);
-  Status Store(const Case& c);  // registry write, then index
+  // Registry write, then index. Unsynced only for a case opened from a durable record (CatchUp
+  // opens it again); an analyst's change is synced, as its admin event is.
+  Status Store(const Case& c, bool sync = true);
 
   journal::Journal& journal_;
   std::shared_ptr<CaseFeed> feed_;

@@ -584,10 +584,10 @@ Status Journal::ForEachAccountState(
   return FromRocks(it->status(), "reading account state");
 }
 
-Status Journal::PutRegistry(std::string_view key, std::string_view value) {
+Status Journal::PutRegistry(std::string_view key, std::string_view value, bool sync) {
   rocksdb::WriteBatch batch;
   batch.Put(store_->handle(Cf::kRegistry), key, value);
-  return store_->Write(batch, /*sync=*/true);
+  return store_->Write(batch, sync);
 }
 
 Status Journal::DeleteRegistry(std::string_view key) {

@@ -168,7 +168,10 @@ class Journal {
       const std::function<Status(std::string_view key, std::string_view value)>& fn) const;
 
   // Registry column family; writes are synced and independent of the record order.
-  Status PutRegistry(std::string_view key, std::string_view value);
+  // `sync = false` only for what can be derived again from the journal's records (cases opened
+  // from decisions, their high-water mark): an fsync there would queue the decisions' own
+  // writes behind it. RocksDB keeps unsynced writes in WAL order, so a crash loses a suffix.
+  Status PutRegistry(std::string_view key, std::string_view value, bool sync = true);
   Status DeleteRegistry(std::string_view key);
   Result<std::optional<std::string>> GetRegistry(std::string_view key) const;
   Result<std::vector<std::pair<std::string, std::string>>> ListRegistry(
