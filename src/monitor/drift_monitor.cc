@@ -52,16 +52,8 @@ Result<std::unique_ptr<DriftMonitor>> DriftMonitor::Create(
     std::span<const std::string_view> feature_names, std::string model_name,
     std::string model_version, MetricsRegistry& metrics, const Clock& clock) {
   VERDICT_RETURN_IF_ERROR(ValidateDriftOptions(options));
-  std::vector<uint32_t> source;
-  for (size_t i = 0; i < reference.features.size(); ++i) {
-    const std::string& name = reference.features[i].name;
-    auto it = std::find(feature_names.begin(), feature_names.end(), name);
-    if (it == feature_names.end()) {
-      return InvalidArgument("reference feature '" + name + "' is not a feature of this engine",
-                             "features[" + std::to_string(i) + "].name");
-    }
-    source.push_back(static_cast<uint32_t>(it - feature_names.begin()));
-  }
+  VERDICT_ASSIGN_OR_RETURN(std::vector<uint32_t> source,
+                           ResolveReferenceFeatures(reference, feature_names));
   std::unique_ptr<DriftMonitor> monitor(new DriftMonitor(options, std::move(reference),
                                                          std::move(model_name),
                                                          std::move(model_version), metrics, clock));

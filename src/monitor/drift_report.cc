@@ -36,15 +36,8 @@ size_t DriftReport::DriftedFeatures() const {
 Result<DriftReportBuilder> DriftReportBuilder::Create(
     ReferenceDistribution reference, std::span<const std::string_view> feature_names) {
   DriftReportBuilder builder;
-  for (size_t i = 0; i < reference.features.size(); ++i) {
-    const std::string& name = reference.features[i].name;
-    auto it = std::find(feature_names.begin(), feature_names.end(), name);
-    if (it == feature_names.end()) {
-      return InvalidArgument("reference feature '" + name + "' is not a feature of this engine",
-                             "features[" + std::to_string(i) + "].name");
-    }
-    builder.source_index_.push_back(static_cast<uint32_t>(it - feature_names.begin()));
-  }
+  VERDICT_ASSIGN_OR_RETURN(builder.source_index_,
+                           ResolveReferenceFeatures(reference, feature_names));
   builder.columns_.resize(reference.features.size());
   builder.reference_ = std::move(reference);
   return builder;

@@ -276,6 +276,22 @@ Result<ReferenceDistribution> ParseReferenceJson(std::string_view json) {
   return reference;
 }
 
+Result<std::vector<uint32_t>> ResolveReferenceFeatures(
+    const ReferenceDistribution& reference, std::span<const std::string_view> feature_names) {
+  std::vector<uint32_t> indexes;
+  indexes.reserve(reference.features.size());
+  for (size_t i = 0; i < reference.features.size(); ++i) {
+    const std::string& name = reference.features[i].name;
+    auto it = std::find(feature_names.begin(), feature_names.end(), name);
+    if (it == feature_names.end()) {
+      return InvalidArgument("reference feature '" + name + "' is not a feature of this engine",
+                             "features[" + std::to_string(i) + "].name");
+    }
+    indexes.push_back(static_cast<uint32_t>(it - feature_names.begin()));
+  }
+  return indexes;
+}
+
 Result<ReferenceDistribution> ReadReferenceFile(const std::string& path) {
   std::error_code ec;
   const auto size = std::filesystem::file_size(path, ec);

@@ -67,6 +67,11 @@ std::string ReferenceToJson(const ReferenceDistribution& reference);
 // ("features[3].edges[2]").
 Result<ReferenceDistribution> ParseReferenceJson(std::string_view json);
 
+// For each reference feature, its index in `feature_names` (the engine's schema); a reference
+// feature the engine does not compute is an error naming it ("features[3].name").
+Result<std::vector<uint32_t>> ResolveReferenceFeatures(
+    const ReferenceDistribution& reference, std::span<const std::string_view> feature_names);
+
 // Reads and parses a file (at most kMaxReferenceBytes).
 Result<ReferenceDistribution> ReadReferenceFile(const std::string& path);
 // Writes ReferenceToJson to `path` (through a temporary file renamed into place).
