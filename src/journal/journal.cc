@@ -336,7 +336,8 @@ void Journal::CommitGroup(std::vector<std::shared_ptr<Pending>>& group) {
   if (group.empty() && !closing && !CheckpointDueByTime()) return;
 
   int64_t start_ns = clock_.MonotonicNanos();
-  rocksdb::WriteBatch batch;
+  rocksdb::WriteBatch& batch = batch_;
+  batch.Clear();  // keeps its buffer: a group's batch is megabytes, fresh pages cost faults
   Digest prev = chain_hash_;
   CompactMerkle merkle = merkle_;
   std::vector<Digest> hashes;
@@ -556,15 +557,14 @@ Result<std::vector<JournalRecord>> Journal::ListIndexed(const std::string& prefi
                                                         uint64_t before_seq) const {
   std::vector<JournalRecord> out;
   if (limit == 0 || before_seq <= 1) return out;
-  std::unique_ptr<rocksdb::Iterator> it = store_->NewIterator(Cf::kByAccount);
+  std::unique_ptr<rocksdb::Iterator> it = store_->NewPrefixIterator(Cf::kByAccount);
   std::string start = prefix;
-  ByteWriter(start).U64(before_seq - 1);
-  it->SeekForPrev(start);
-  for (; it->Valid() && out.size() < limit; it->Prev()) {
+  ByteWriter(start).U64(~(before_seq - 1));  // AccountKey's inverted seq: newest first
+  it->Seek(start);
+  for (; it->Valid() && out.size() < limit; it->Next()) {
     std::string_view key = it->key().ToStringView();
     if (!key.starts_with(prefix) || key.size() != prefix.size() + 8) break;
-    VERDICT_ASSIGN_OR_RETURN(std::optional<JournalRecord> record,
-                             ReadRecord(ParseSeqKey(key.substr(prefix.size()))));
+    VERDICT_ASSIGN_OR_RETURN(std::optional<JournalRecord> record, ReadRecord(AccountKeySeq(key)));
     if (record) out.push_back(std::move(*record));
   }
   VERDICT_RETURN_IF_ERROR(FromRocks(it->status(), "listing indexed records"));

@@ -163,6 +163,8 @@ class Journal {
                                                    std::string_view account, size_t limit,
                                                    uint64_t before_seq = UINT64_MAX) const;
 
+  // Slow by design (the state family's memtable is unsorted; a Get sorts a copy): for tests
+  // and tools, never per decision.
   Result<std::optional<std::string>> GetAccountState(std::string_view key) const;
   Status ForEachAccountState(
       const std::function<Status(std::string_view key, std::string_view value)>& fn) const;
@@ -223,6 +225,7 @@ class Journal {
   CompactMerkle merkle_;
   uint64_t checkpoint_size_ = 0;
   int64_t checkpoint_time_us_ = 0;
+  rocksdb::WriteBatch batch_;  // reused by CommitGroup
 
   Counter* commits_total_ = nullptr;
   Counter* records_total_ = nullptr;

@@ -119,6 +119,56 @@ TEST(JournalTest, CommitsInSubmissionOrderAndReadsBack) {
   EXPECT_EQ(report.records, 100u);
 }
 
+// A store written before the account index was keyed newest first (format 1: seq ascending,
+// no format marker) is rewritten on open and lists the same records, newest first.
+TEST(JournalTest, UpgradesAFormatOneAccountIndexOnOpen) {
+  TempDir dir;
+  std::vector<uint64_t> touching;
+  {
+    auto j = OpenOrDie(Options(dir));
+    ASSERT_TRUE(j);
+    Write(*j, 1, 60);
+  }
+  for (uint64_t i = 60; i >= 1; --i) {
+    auto r = testing_util::MakeRecord(i);
+    if (r.accounts[0] == "ACC-5" || r.accounts[1] == "ACC-5") touching.push_back(i);
+  }
+  ASSERT_GE(touching.size(), 2u);
+  {  // Rewrite the index as format 1 did.
+    StoreOptions so;
+    so.data_dir = dir.Sub("data");
+    auto store = JournalStore::Open(so);
+    ASSERT_TRUE(store.ok()) << store.status().ToString();
+    rocksdb::WriteBatch batch;
+    std::unique_ptr<rocksdb::Iterator> it = (*store)->NewIterator(Cf::kByAccount);
+    for (it->SeekToFirst(); it->Valid(); it->Next()) {
+      std::string key = it->key().ToString();
+      uint64_t seq = AccountKeySeq(key);
+      batch.Delete((*store)->handle(Cf::kByAccount), key);
+      key.resize(key.size() - 8);
+      key.append(SeqKey(seq));
+      batch.Put((*store)->handle(Cf::kByAccount), key, "");
+    }
+    batch.Delete((*store)->handle(Cf::kMeta), kMetaFormatKey);
+    ASSERT_TRUE((*store)->Write(batch, true).ok());
+  }
+  {  // A read-only open refuses it rather than list in the wrong order.
+    StoreOptions so;
+    so.data_dir = dir.Sub("data");
+    so.read_only = true;
+    auto store = JournalStore::Open(so);
+    ASSERT_FALSE(store.ok());
+    EXPECT_NE(store.status().message().find("format-1"), std::string::npos);
+  }
+  auto j = OpenOrDie(Options(dir));
+  ASSERT_TRUE(j);
+  auto listed = j->ListByAccount("bank-a", "ACC-5", 100);
+  ASSERT_TRUE(listed.ok());
+  ASSERT_EQ(listed->size(), touching.size());
+  for (size_t k = 0; k < listed->size(); ++k) EXPECT_EQ((*listed)[k].seq, touching[k]);
+  EXPECT_TRUE(VerifyDir(dir.Sub("data")).ok);
+}
+
 TEST(JournalTest, AdminEventsJoinTheChainAndAreListedPerTenant) {
   TempDir dir;
   {

@@ -2,6 +2,7 @@
 
 #include <rocksdb/env.h>
 #include <rocksdb/filter_policy.h>
+#include <rocksdb/memtablerep.h>
 #include <rocksdb/options.h>
 #include <rocksdb/slice_transform.h>
 #include <rocksdb/table.h>
@@ -13,6 +14,17 @@
 
 namespace verdict::journal {
 namespace {
+
+// by_account keys are tenant \0 account \0 seq(8): the prefix is everything before the seq,
+// so one account's entries share a hash bucket and list by prefix iteration.
+class AccountPrefixTransform : public rocksdb::SliceTransform {
+ public:
+  const char* Name() const override { return "verdict.AccountPrefix.v1"; }
+  rocksdb::Slice Transform(const rocksdb::Slice& key) const override {
+    return rocksdb::Slice(key.data(), key.size() - 8);
+  }
+  bool InDomain(const rocksdb::Slice& key) const override { return key.size() > 8; }
+};
 
 constexpr std::array<std::string_view, static_cast<int>(Cf::kCount)> kCfNames = {
     "default",    "state",       "records", "by_decision", "by_transaction",
@@ -51,8 +63,13 @@ std::string AccountPrefix(std::string_view tenant, std::string_view account) {
 
 std::string AccountKey(std::string_view tenant, std::string_view account, uint64_t seq) {
   std::string out = AccountPrefix(tenant, account);
-  ByteWriter(out).U64(seq);
+  ByteWriter(out).U64(~seq);
   return out;
+}
+
+uint64_t AccountKeySeq(std::string_view key) {
+  if (key.size() < 8) return 0;
+  return ~ByteReader(key.substr(key.size() - 8)).U64();
 }
 
 Status FromRocks(const rocksdb::Status& s, std::string_view what) {
@@ -101,6 +118,22 @@ Result<std::unique_ptr<JournalStore>> JournalStore::Open(const StoreOptions& opt
       if (cf == Cf::kRecords || cf == Cf::kCheckpoints || cf == Cf::kByDecision) {
         cf_options.memtable_insert_with_hint_prefix_extractor = ordered;
       }
+      // The single writer thread's skiplist inserts of randomly keyed entries were its largest
+      // cost (one cache miss per level). These families insert in O(1) instead; sorting moves
+      // to the flush, on a background thread (docs/PERFORMANCE.md, journal).
+      if (cf == Cf::kState) {
+        // Written on every decision, read only by whole scans (recovery, replay): an unsorted
+        // vector, sorted once at flush. A point Get would sort a copy: keep it off this family.
+        cf_options.memtable_factory.reset(new rocksdb::VectorRepFactory());
+      } else if (cf == Cf::kByTransaction) {
+        // Point lookups (idempotency, on every Enqueue) and audit scans: a hash table.
+        cf_options.prefix_extractor.reset(rocksdb::NewNoopTransform());
+        cf_options.memtable_factory.reset(rocksdb::NewHashLinkListRepFactory(1 << 16));
+      } else if (cf == Cf::kByAccount) {
+        // Listed per account, newest first, by a forward prefix iteration (see AccountKey).
+        cf_options.prefix_extractor = std::make_shared<AccountPrefixTransform>();
+        cf_options.memtable_factory.reset(rocksdb::NewHashSkipListRepFactory(1 << 16));
+      }
       cf_options.write_buffer_size =
           cf == Cf::kRecords ? options.write_buffer_bytes : options.write_buffer_bytes / 4;
       descriptors.emplace_back(std::string(kCfNames[i]), cf_options);
@@ -114,10 +147,43 @@ Result<std::unique_ptr<JournalStore>> JournalStore::Open(const StoreOptions& opt
     VERDICT_RETURN_IF_ERROR(FromRocks(s, "cannot open journal store in " + options.data_dir));
     store->db_.reset(db);
     for (size_t i = 0; i < handles.size(); ++i) store->handles_[i] = handles[i];
+    VERDICT_RETURN_IF_ERROR(store->UpgradeFormat());
     return store;
   } catch (const std::exception& e) {
     return Internal(std::string("opening the journal store threw: ") + e.what());
   }
+}
+
+// Format 1 (before 2026-12-03) keyed by_account entries by seq ascending; format 2 by ~seq, so
+// that a forward prefix iteration lists newest first. Rewrites a format-1 index in one batch.
+Status JournalStore::UpgradeFormat() {
+  VERDICT_ASSIGN_OR_RETURN(std::optional<std::string> format, Get(Cf::kMeta, kMetaFormatKey));
+  if (format == kStoreFormat) return Status::Ok();
+  if (format) {
+    return Status(StatusCode::kFailedPrecondition, "journal store format " + *format +
+                                                       " is not supported (this build writes " +
+                                                       std::string(kStoreFormat) + ")");
+  }
+  rocksdb::WriteBatch batch;
+  std::unique_ptr<rocksdb::Iterator> it = NewIterator(Cf::kByAccount);
+  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    std::string key = it->key().ToString();
+    if (key.size() < 8) return Status(StatusCode::kFailedPrecondition, "corrupt by_account key");
+    uint64_t seq = ByteReader(std::string_view(key).substr(key.size() - 8)).U64();
+    batch.Delete(handle(Cf::kByAccount), key);
+    key.resize(key.size() - 8);
+    ByteWriter(key).U64(~seq);
+    batch.Put(handle(Cf::kByAccount), key, rocksdb::Slice());
+  }
+  VERDICT_RETURN_IF_ERROR(FromRocks(it->status(), "reading the account index"));
+  if (batch.Count() > 0 && read_only_) {
+    return Status(StatusCode::kFailedPrecondition,
+                  "journal store has a format-1 account index; open it once with `verdict "
+                  "serve` (read-write) to upgrade it");
+  }
+  if (read_only_) return Status::Ok();
+  batch.Put(handle(Cf::kMeta), kMetaFormatKey, kStoreFormat);
+  return Write(batch, /*sync=*/true);
 }
 
 JournalStore::~JournalStore() {
@@ -153,7 +219,15 @@ Result<std::optional<std::string>> JournalStore::Get(Cf cf, std::string_view key
 }
 
 std::unique_ptr<rocksdb::Iterator> JournalStore::NewIterator(Cf cf) const {
-  return std::unique_ptr<rocksdb::Iterator>(db_->NewIterator(rocksdb::ReadOptions(), handle(cf)));
+  rocksdb::ReadOptions ro;
+  ro.total_order_seek = true;  // whole-family scans also over the hash-memtable families
+  return std::unique_ptr<rocksdb::Iterator>(db_->NewIterator(ro, handle(cf)));
+}
+
+std::unique_ptr<rocksdb::Iterator> JournalStore::NewPrefixIterator(Cf cf) const {
+  rocksdb::ReadOptions ro;
+  ro.prefix_same_as_start = true;
+  return std::unique_ptr<rocksdb::Iterator>(db_->NewIterator(ro, handle(cf)));
 }
 
 }  // namespace verdict::journal

@@ -25,7 +25,7 @@ enum class Cf : int {
   kRecords,        // seq (u64 BE) → stored entry
   kByDecision,     // decision id (16 bytes) → seq
   kByTransaction,  // tenant \0 transaction id → seq
-  kByAccount,      // tenant \0 account \0 seq → ""
+  kByAccount,      // tenant \0 account \0 ~seq → "" (newest first)
   kCheckpoints,    // tree size (u64 BE) → checkpoint
   kMeta,           // "head", "dek/<id>", "format"
   kRegistry,       // generic key/value for the model and policy registry
@@ -35,13 +35,19 @@ std::string_view CfName(Cf cf);
 
 inline constexpr std::string_view kMetaHeadKey = "head";
 inline constexpr std::string_view kMetaDekPrefix = "dek/";
+inline constexpr std::string_view kMetaFormatKey = "format";
+inline constexpr std::string_view kStoreFormat = "2";
 
 std::string SeqKey(uint64_t seq);
 // Returns 0 unless `key` is exactly 8 bytes.
 uint64_t ParseSeqKey(std::string_view key);
 std::string TransactionKey(std::string_view tenant, std::string_view transaction_id);
 std::string AccountPrefix(std::string_view tenant, std::string_view account);
+// The seq is stored inverted (~seq, big-endian), so key order within an account is newest
+// first: the hash memtable's prefix iterator only moves forward from a Seek.
 std::string AccountKey(std::string_view tenant, std::string_view account, uint64_t seq);
+// The seq of an AccountKey (its last 8 bytes); 0 if shorter.
+uint64_t AccountKeySeq(std::string_view key);
 // Admin events are indexed in the by_account family under the empty account, which no
 // decision can use (account keys are non-empty): tenant \0 \0 seq.
 inline std::string AdminEventPrefix(std::string_view tenant) { return AccountPrefix(tenant, {}); }
@@ -68,7 +74,11 @@ class JournalStore {
 
   Status Write(rocksdb::WriteBatch& batch, bool sync);
   Result<std::optional<std::string>> Get(Cf cf, std::string_view key) const;
+  // Iterates the whole family in key order.
   std::unique_ptr<rocksdb::Iterator> NewIterator(Cf cf) const;
+  // Iterates only keys with the sought key's prefix (by_account: one account's or one tenant's
+  // admin entries); cheap on the hash memtable, where a whole-family scan sorts it first.
+  std::unique_ptr<rocksdb::Iterator> NewPrefixIterator(Cf cf) const;
 
   rocksdb::ColumnFamilyHandle* handle(Cf cf) const { return handles_[static_cast<int>(cf)]; }
   // For tests (tamper injection) and tooling; the store keeps ownership.
@@ -77,6 +87,9 @@ class JournalStore {
 
  private:
   JournalStore() = default;
+  // Brings an older store's key layout up to kStoreFormat (read-write), or refuses one it
+  // cannot read (read-only).
+  Status UpgradeFormat();
 
   std::unique_ptr<rocksdb::Env> env_;  // must outlive db_
   std::unique_ptr<rocksdb::DB> db_;
