@@ -120,7 +120,9 @@ Result<std::unique_ptr<Engine>> Engine::Create(const EngineOptions& options,
   VERDICT_ASSIGN_OR_RETURN(engine->drift_,
                            MakeDriftWatch(options, *engine->models_, metrics, clock));
   engine->breaker_ = std::make_unique<CircuitBreaker>(options.sched.breaker);
-  engine->scheduler_ = std::make_unique<Scheduler>(options.sched, clock, metrics);
+  SchedulerOptions sched = options.sched;
+  sched.downstream_backlog = [journal = engine->journal_.get()] { return journal->backlog(); };
+  engine->scheduler_ = std::make_unique<Scheduler>(sched, clock, metrics);
   spdlog::info("engine: {} workers, {} account stripes, rules {} ({}){}",
                engine->scheduler_->worker_count(), options.account_stripes,
                engine->policy()->ref().version, engine->policy()->ref().sha256.substr(0, 12),

@@ -270,6 +270,11 @@ uint64_t Journal::durable_sequence() const {
   return durable_seq_;
 }
 
+uint64_t Journal::backlog() const {
+  std::lock_guard lock(mu_);
+  return next_seq_ - 1 - durable_seq_;
+}
+
 Digest Journal::last_hash() const {
   std::lock_guard lock(mu_);
   return durable_hash_;

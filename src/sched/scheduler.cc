@@ -1,6 +1,7 @@
 #include "sched/scheduler.h"
 
 #include <algorithm>
+#include <chrono>
 
 namespace verdict {
 namespace {
@@ -120,6 +121,13 @@ void Scheduler::RunItem(QueuedItem& item) {
   item.run(fallback);
 }
 
+bool Scheduler::DownstreamOverLimit() const {
+  if (options_.fifo || !options_.downstream_backlog || options_.downstream_limit == 0) {
+    return false;
+  }
+  return options_.downstream_backlog() > options_.downstream_limit;
+}
+
 void Scheduler::RunWorker() {
   while (true) {
     std::vector<QueuedItem> batch;
@@ -128,9 +136,20 @@ void Scheduler::RunWorker() {
       std::unique_lock lock(mu_);
       ready_.wait(lock, [this] { return stopping_ || queue_.size() > 0; });
       if (queue_.size() == 0) return;  // stopping and drained
-      // Take what is there: an idle engine never waits to fill a batch, a busy one gets
-      // larger batches because more has queued up while it worked.
-      batch = queue_.PopBatch(NowUs(clock_), options_.max_batch);
+      const bool held_back = !stopping_ && DownstreamOverLimit();
+      if (held_back && !queue_.HasPreemptor()) {
+        ready_.wait_for(lock, std::chrono::microseconds(options_.downstream_poll_us));
+        continue;
+      }
+      if (held_back) {  // only the realtime requests go on
+        while (queue_.HasPreemptor() && batch.size() < options_.max_batch) {
+          batch.push_back(std::move(queue_.PopBatch(NowUs(clock_), 1).front()));
+        }
+      } else {
+        // Take what is there: an idle engine never waits to fill a batch, a busy one gets
+        // larger batches because more has queued up while it worked.
+        batch = queue_.PopBatch(NowUs(clock_), options_.max_batch);
+      }
       for (const QueuedItem& item : batch) queue_depth_[static_cast<int>(item.priority)]->Add(-1);
       more = queue_.size() > 0;
     }

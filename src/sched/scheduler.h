@@ -76,6 +76,8 @@ class Scheduler {
 
  private:
   void RunWorker();
+  // Whether the downstream stage holds more than its limit (see SchedulerOptions).
+  bool DownstreamOverLimit() const;
   void RunItem(QueuedItem& item);
 
   const SchedulerOptions options_;

@@ -5,6 +5,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -56,6 +57,15 @@ struct SchedulerOptions {
   bool fifo = false;
   // Configured tenants (weights and rate limits); the tenant named "default" may be among them.
   std::vector<TenantOptions> tenants;
+  // Backpressure from the stage after the workers (the journal's queue of records not yet
+  // durable). While it holds more than downstream_limit, workers take only preempting
+  // (realtime) requests: the rest waits here, in deadline order and able to fall back, rather
+  // than in the journal's arrival-ordered queue, where a realtime record would wait behind
+  // every bulk record taken before it. Null or a limit of 0: off. Not applied in fifo mode.
+  std::function<size_t()> downstream_backlog;
+  size_t downstream_limit = 256;
+  // How often a held-back worker looks at the backlog again (a realtime arrival wakes it).
+  int64_t downstream_poll_us = 200;
 };
 
 }  // namespace verdict

@@ -80,6 +80,47 @@ TEST(SchedulerTest, ExpiredRequestIsStillAnsweredOnTheFallbackPath) {
   EXPECT_NE(metrics.RenderPrometheus().find("verdict_sched_late_total 1"), std::string::npos);
 }
 
+TEST(SchedulerTest, DownstreamBacklogHoldsBackAllButRealtimeUntilItDrains) {
+  ManualClock clock(1'000'000);
+  MetricsRegistry metrics;
+  std::atomic<size_t> backlog{1'000};
+  SchedulerOptions options;
+  options.workers = 1;
+  options.downstream_limit = 10;
+  options.downstream_backlog = [&backlog] { return backlog.load(); };
+  Scheduler scheduler(options, clock, metrics);
+  Recorder recorder;
+  const int64_t now = clock.MonotonicNanos() / 1000;
+  for (int i = 0; i < 5; ++i) scheduler.Submit(Priority::kBulk, std::nullopt, now, recorder.Tag(i));
+  scheduler.Submit(Priority::kStandard, std::nullopt, now, recorder.Tag(5));
+  scheduler.Submit(Priority::kRealtime, std::nullopt, now, recorder.Tag(6));
+  recorder.WaitFor(1);
+  {
+    std::lock_guard lock(recorder.mu);
+    ASSERT_EQ(recorder.runs.size(), 1u);  // the realtime one only
+    EXPECT_EQ(recorder.runs[0].first, 6);
+  }
+  EXPECT_EQ(scheduler.queued(), 6u);
+  backlog = 0;  // the journal caught up: the rest runs, standard first
+  recorder.WaitFor(7);
+  EXPECT_EQ(recorder.runs[1].first, 5);
+}
+
+TEST(SchedulerTest, FifoModeIgnoresTheDownstreamBacklog) {
+  ManualClock clock(1'000'000);
+  MetricsRegistry metrics;
+  SchedulerOptions options;
+  options.workers = 1;
+  options.fifo = true;
+  options.downstream_limit = 1;
+  options.downstream_backlog = [] { return size_t{1'000}; };
+  Scheduler scheduler(options, clock, metrics);
+  Recorder recorder;
+  const int64_t now = clock.MonotonicNanos() / 1000;
+  for (int i = 0; i < 3; ++i) scheduler.Submit(Priority::kBulk, std::nullopt, now, recorder.Tag(i));
+  recorder.WaitFor(3);
+}
+
 TEST(SchedulerTest, DeadlineMayBeShortenedNotLengthened) {
   ManualClock clock;
   MetricsRegistry metrics;
