@@ -326,12 +326,13 @@ void Engine::Decide(const Transaction& txn, const Caller& caller, int64_t receiv
   const FeatureView view{features, kFeatureNames, kFeatureSchemaVersion};
   int64_t features_done_ns = 0;
   int64_t model_done_ns = 0;
+  int64_t explain_ns = 0;  // TreeSHAP time, counted in the model stage
   std::optional<double> score;
   PolicyResult policy;
   // What happened under the stripe locks: decided and enqueued, replayed, or refused.
   std::optional<journal::StoredRecord> replay;
   Status refused;
-  // The journal's writer may commit before this worker has finished the explanation; whichever
+  // The journal's writer may commit before this worker has finished its bookkeeping; whichever
   // of the two comes second sends the answer.
   struct Completion {
     std::mutex mu;
@@ -378,6 +379,14 @@ void Engine::Decide(const Transaction& txn, const Caller& caller, int64_t receiv
         decision->outcome = policy.outcome;
         decision->reasons = std::move(policy.reasons);
         decision->score = score.value_or(0);
+        // Explanations only where a person will read them (review, block), made before the
+        // record so that the journal keeps what was answered; TreeSHAP needs only the feature
+        // values, and the locks are held longer only for the rare non-allow decision.
+        if (use_model && decision->outcome != Outcome::kAllow) {
+          const int64_t explain_start_ns = clock_.MonotonicNanos();
+          decision->contributions = model->Explain(view, kTopContributions);
+          explain_ns = clock_.MonotonicNanos() - explain_start_ns;
+        }
         if (!use_model) {
           decision->reasons.push_back({drift_frozen ? "DRIFT_FREEZE" : "FALLBACK",
                                        drift_frozen ? "drift" : "scheduler",
@@ -458,15 +467,7 @@ void Engine::Decide(const Transaction& txn, const Caller& caller, int64_t receiv
   metrics_.breaker_open->Set(
       breaker_->state(policy_done_ns / 1000) == CircuitBreaker::State::kOpen ? 1 : 0);
 
-  // Explanations only where a person will read them, and outside the stripe locks: TreeSHAP
-  // needs no account state, only the feature values. The journal record keeps the features, so
-  // the explanation can always be recomputed from it.
-  if (use_model && decision->outcome != Outcome::kAllow) {
-    decision->contributions = model->Explain(view, kTopContributions);
-    const int64_t explained_ns = clock_.MonotonicNanos();
-    model_done_ns += explained_ns - policy_done_ns;  // explanation time counts as model time
-    policy_done_ns = explained_ns;
-  }
+  model_done_ns += explain_ns;  // explanation time counts as model time, not policy time
 
   StageTimings& t = decision->timings;
   t.queue_us = std::max<int64_t>(0, MicrosBetween(received_ns, start_ns));

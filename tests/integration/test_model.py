@@ -53,6 +53,10 @@ class ModelTest(unittest.TestCase):
             features = [c["feature"] for c in high["contributions"]]
             self.assertTrue(1 <= len(features) <= 4, high)
             self.assertIn("amount_usd", features)
+            # The journal keeps the explanation that was answered (issue 5's record).
+            status, stored = server.json("GET", "/v1/decisions/" + high["decision_id"])
+            self.assertEqual(status, 200, stored)
+            self.assertEqual(stored["contributions"], high["contributions"])
 
             status, low = server.json("POST", "/v1/decisions", transaction(
                 "m-low", amount="12.00", sender={"account": "ACC-LOW"}))
