@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Issue 9's noisy-tenant benchmark: two tenants of equal weight, the engine pinned to core 0,
-# verdict-load to core 1, durable journal.
+# Issue 9's noisy-tenant benchmark: two tenants of equal weight, durable journal, the engine
+# pinned to ENGINE_CPU (default 1, the core that takes the disk's interrupts on this VM; see
+# bench/load/knee.sh), verdict-load to LOAD_CPU (default 0).
 #   1. quiet:  tenant B alone, offering its share (half of CAPACITY);
 #   2. flood:  the same B, while tenant A floods at 5x its share;
-#   3. fifo:   the flood again with [sched] fifo = true (no priorities, no fair sharing), to
+#   3. limited: the flood again, each tenant rate-limited at its share ([tenants.*] rate);
+#   4. fifo:   the flood again with [sched] fifo = true (no priorities, no fair sharing), to
 #              show what the fair queueing buys.
 # Target: B's p99 in (2) at most 1.5x its p99 in (1).
 # Each tenant authenticates with its own API key (`verdict keys create`, issue 9).
@@ -11,6 +13,8 @@
 #   CAPACITY: requests/s the engine serves at its knee on this machine (bench/load/knee.sh);
 #   DURATION: seconds per run (default 10). JSON results go to $OUT (default /tmp/verdict-noisy).
 set -euo pipefail
+ENGINE_CPU=${ENGINE_CPU:-1}
+LOAD_CPU=${LOAD_CPU:-0}
 BIN=${1:-build/release/bin}
 OUT=${OUT:-/tmp/verdict-noisy}
 CAPACITY=${CAPACITY:-4000}
@@ -31,17 +35,17 @@ key_for() {  # $1 = tenant; prints a fresh scorer key for it
     /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["key"])'
 }
 
-start_engine() {  # $1 = extra TOML
-  printf '[engine]\nworkers = 1\n[tenants.a]\nweight = 1\n[tenants.b]\nweight = 1\n%s\n' "$1" \
-    > "$work/verdict.toml"
+start_engine() {  # $1 = extra TOML; $2 = each tenant's rate limit (0: none)
+  printf '[engine]\nworkers = 1\n[tenants.a]\nweight = 1\nrate = %s\n[tenants.b]\nweight = 1\nrate = %s\n%s\n' \
+    "${2:-0}" "${2:-0}" "$1" > "$work/verdict.toml"
   rm -f "$work/port"
-  taskset -c 0 "$BIN/verdict" serve --config "$work/verdict.toml" --listen 127.0.0.1:0 \
+  taskset -c "$ENGINE_CPU" "$BIN/verdict" serve --config "$work/verdict.toml" --listen 127.0.0.1:0 \
     --data-dir "$work/var" --port-file "$work/port" > "$work/engine.log" 2>&1 &
   for _ in $(seq 100); do [ -f "$work/port" ] && break; sleep 0.1; done
   PORT=$(cat "$work/port")
 }
 stop_engine() { kill %1 2>/dev/null || true; wait 2>/dev/null || true; }
-load() { taskset -c 1 "$BIN/verdict-load" --target "http://127.0.0.1:$PORT" --connections 64 \
+load() { taskset -c "$LOAD_CPU" "$BIN/verdict-load" --target "http://127.0.0.1:$PORT" --connections "${CONNECTIONS:-256}" \
            --duration "$DURATION" --json "$@"; }
 
 mkdir -p "$work/var"
@@ -54,6 +58,11 @@ stop_engine
 start_engine ""
 load --tenant "a:$FLOOD:$KEY_A" --tenant "b:$SHARE:$KEY_B" > "$OUT/flood.json"
 stop_engine
+# The same flood with each tenant's rate limit at its share: A's excess is refused (429) at
+# admission, before it costs a decision or a journal write.
+start_engine "" "$SHARE"
+load --tenant "a:$FLOOD:$KEY_A" --tenant "b:$SHARE:$KEY_B" > "$OUT/limited.json"
+stop_engine
 start_engine $'[sched]\nfifo = true'
 load --tenant "a:$FLOOD:$KEY_A" --tenant "b:$SHARE:$KEY_B" > "$OUT/fifo.json"
 stop_engine
@@ -61,7 +70,8 @@ stop_engine
 /usr/bin/python3 - "$OUT" <<'PY'
 import json, sys
 out = sys.argv[1]
-runs = {name: json.load(open(f"{out}/{name}.json")) for name in ("quiet", "flood", "fifo")}
+runs = {name: json.load(open(f"{out}/{name}.json"))
+        for name in ("quiet", "flood", "limited", "fifo")}
 print("run    tenant offered/s  sent  answered  in-deadline  p50_us  p99_us  p999_us  status")
 for name, r in runs.items():
     for tenant, t in sorted(r["by_tenant"].items()):
@@ -71,8 +81,10 @@ for name, r in runs.items():
               f"{o['status']}")
 quiet = runs["quiet"]["by_tenant"]["b"]["overall"]["p99_us"]
 flood = runs["flood"]["by_tenant"]["b"]["overall"]["p99_us"]
+limited = runs["limited"]["by_tenant"]["b"]["overall"]["p99_us"]
 fifo = runs["fifo"]["by_tenant"]["b"]["overall"]["p99_us"]
-print(f"B p99: quiet {quiet} us, A flooding {flood} us ({flood / quiet:.2f}x; target <= 1.5x), "
-      f"FIFO with the flood {fifo} us ({fifo / quiet:.2f}x)")
+print(f"B p99: quiet {quiet} us; A flooding: {flood} us ({flood / quiet:.2f}x; target <= 1.5x), "
+      f"with rate limits {limited} us ({limited / quiet:.2f}x), "
+      f"FIFO {fifo} us ({fifo / quiet:.2f}x)")
 PY
 echo "results in $OUT" >&2
