@@ -26,6 +26,11 @@ import unittest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from verdict_process import BINARY, VerdictProcess  # noqa: E402
 
+# The simulator row -> API transaction mapping the load benchmarks use.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                                "bench", "load"))
+from sim_to_requests import as_request  # noqa: E402
+
 STEP = 250          # shifted rows per step
 WAIT_S = 60         # bound on waiting for one evaluation
 
@@ -48,21 +53,6 @@ def shifted(row, n):
     row["channel"] = "wire"
     row["type"] = "transfer"
     return row
-
-
-def as_request(row):
-    return {
-        "transaction_id": row["transaction_id"],
-        "timestamp": row["timestamp"],
-        "amount": row["amount"],
-        "currency": row["currency"],
-        "sender": {"account": row["sender_account"], "bank": row["sender_bank"],
-                   "country": row["sender_country"]},
-        "receiver": {"account": row["receiver_account"], "bank": row["receiver_bank"],
-                     "country": row["receiver_country"]},
-        "channel": row["channel"],
-        "type": row["type"],
-    }
 
 
 def read_text(path):
