@@ -208,9 +208,25 @@ void RegisterLifecycleRoutes(Engine& engine, Router& router) {
       [&engine](HttpRequest&& request, Responder respond) {
         auto body = ParseActivate(request.body);
         if (!body.ok()) return respond(ErrorResponse(body.status()));
+        // Another tenant's model is not in this tenant's registry: 404, as if it did not exist.
+        // A tenant without models of its own can only activate the deployment's; refused
+        // before anything is made for it.
+        const std::string tenant = ActorOf(request).tenant;
+        if (engine.tenant_models().Own(tenant) == nullptr) {
+          const std::string name(request.PathParam("name"));
+          const std::string version(request.PathParam("version"));
+          Status valid = lifecycle::ValidateModelId(name, "name");
+          if (valid.ok()) valid = lifecycle::ValidateModelId(version, "version");
+          if (!valid.ok()) return respond(ErrorResponse(valid));
+          auto found = engine.models().registry().Find(name, version);
+          if (!found.ok()) return respond(ErrorResponse(found.status()));
+          if (!found->has_value()) {
+            return respond(ErrorResponse(
+                NotFound("model " + name + " version " + version + " is not registered")));
+          }
+        }
         auto models = OwnModels(engine, request);
         if (!models.ok()) return respond(ErrorResponse(models.status()));
-        // Another tenant's model is not in this tenant's registry: 404, as if it did not exist.
         Status activated =
             (*models)->Activate(request.PathParam("name"), request.PathParam("version"), body->mode,
                                 body->traffic_weight, ActorOf(request));
@@ -224,9 +240,15 @@ void RegisterLifecycleRoutes(Engine& engine, Router& router) {
       [&engine](HttpRequest&& request, Responder respond) {
         auto reason = ParseRollback(request.body);
         if (!reason.ok()) return respond(ErrorResponse(reason.status()));
-        auto models = OwnModels(engine, request);
-        if (!models.ok()) return respond(ErrorResponse(models.status()));
-        Status rolled = (*models)->Rollback(ActorOf(request), *reason);
+        // A tenant that never changed its models has nothing of its own to roll back (and the
+        // deployment's models are not its to change).
+        lifecycle::ModelLifecycle* own = engine.tenant_models().Own(ActorOf(request).tenant);
+        if (own == nullptr) {
+          return respond(ErrorResponse(
+              Status(StatusCode::kFailedPrecondition,
+                     "nothing to roll back: this tenant uses the deployment's models")));
+        }
+        Status rolled = own->Rollback(ActorOf(request), *reason);
         if (!rolled.ok()) return respond(ErrorResponse(rolled));
         respond(StatusResponse(engine, ActorOf(request).tenant));
       },
