@@ -22,9 +22,11 @@ Result<DriftMonitor*> DriftWatch::Add(std::string_view scope, std::string_view n
       return entries_[i].monitor.get();
     }
   }
-  if (n == kMaxVersions) {
+  size_t in_scope = 0;
+  for (size_t i = 0; i < n; ++i) in_scope += entries_[i].scope == scope ? 1 : 0;
+  if (in_scope == kMaxVersions || n == kMaxMonitors) {
     if (!warned_full_) {
-      spdlog::warn("drift: {} model versions watched already; {} v{} is not watched", kMaxVersions,
+      spdlog::warn("drift: {} model versions watched already; {} v{} is not watched", in_scope,
                    name, version);
       warned_full_ = true;
     }

@@ -31,6 +31,9 @@ class DriftWatch {
   // The most model versions watched at once (each monitor has a thread); later versions are
   // not watched, with a warning.
   static constexpr size_t kMaxVersions = 8;
+  // Per scope: one tenant activating many models uses up its own share, never another
+  // tenant's or the deployment's (I7). The total bounds the monitor threads.
+  static constexpr size_t kMaxMonitors = 64;
 
   // A version's reference: nullopt when it has none (not watched), an error when it is bad.
   // `scope` says whose registry to look in: "" for the deployment's, else the tenant's.
@@ -46,7 +49,8 @@ class DriftWatch {
   // model, so that a broken reference.json stops the engine rather than drift watch).
   Status Watch(std::string_view name, std::string_view version);
   // The monitor of this version in this scope, made on first use; null when the version has
-  // no reference, its reference failed to load (logged once) or kMaxVersions are watched
+  // no reference, its reference failed to load (logged once) or kMaxVersions (in its scope) or
+  // kMaxMonitors (in all) are watched
   // already. The two-argument form is the deployment's scope.
   DriftMonitor* For(std::string_view scope, std::string_view name, std::string_view version);
   DriftMonitor* For(std::string_view name, std::string_view version) {
@@ -72,7 +76,7 @@ class DriftWatch {
   const Clock& clock_;
   // Append-only: an entry is complete before `size_` publishes it (release/acquire), and is
   // never changed afterwards.
-  std::array<Entry, kMaxVersions> entries_;
+  std::array<Entry, kMaxMonitors> entries_;
   std::atomic<size_t> size_{0};
   mutable std::mutex mu_;  // serializes Add
   bool warned_full_ = false;

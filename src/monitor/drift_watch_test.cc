@@ -82,6 +82,16 @@ TEST_F(DriftWatchTest, AtMostMaxVersions) {
   EXPECT_EQ(watch.monitors().size(), DriftWatch::kMaxVersions);
 }
 
+TEST_F(DriftWatchTest, OneTenantFillingItsShareLeavesOthersWatched) {
+  DriftWatch watch = Make();
+  for (size_t i = 0; i < DriftWatch::kMaxVersions; ++i) {
+    EXPECT_NE(watch.For("alpha", "aml", std::to_string(i)), nullptr);
+  }
+  EXPECT_EQ(watch.For("alpha", "aml", "late"), nullptr);
+  EXPECT_NE(watch.For("aml", "late"), nullptr);
+  EXPECT_NE(watch.For("beta", "aml", "late"), nullptr);
+}
+
 TEST_F(DriftWatchTest, ConcurrentLookupsAgree) {
   DriftWatch watch = Make();
   std::vector<std::thread> threads;
