@@ -302,7 +302,8 @@ Status ModelLifecycle::Activate(std::string_view name, std::string_view version,
   VERDICT_ASSIGN_OR_RETURN(auto model, registry_.Load(name, version));
   std::lock_guard lock(mu_);
   std::shared_ptr<const ModelSet> now_set = current();
-  if (now_set->primary == nullptr && options_.inherited_primary) {
+  const bool inheriting = now_set->primary == nullptr && options_.inherited_primary;
+  if (inheriting) {
     // A tenant without a primary of its own decides with the deployment's: that is the model a
     // candidate is compared with and the one a new primary replaces.
     auto inherited = std::make_shared<ModelSet>(*now_set);
@@ -332,12 +333,15 @@ Status ModelLifecycle::Activate(std::string_view name, std::string_view version,
   switch (mode) {
     case ActivateMode::kPrimary: {
       mode_name = "primary";
-      if (is_primary) return Status::Ok();  // already in force: nothing changes
+      // Already in force: nothing changes, unless the tenant inherits it and now makes it its
+      // own (its decisions no longer follow the deployment's primary, and it gets a drift
+      // monitor of its own).
+      if (is_primary && !inheriting) return Status::Ok();
       const bool promotes = now_set->candidate &&
                             now_set->candidate->ref().name == model->ref().name &&
                             now_set->candidate->ref().version == model->ref().version;
       if (promotes) controller_.Stop();
-      PushHistory(now_set->primary);
+      if (!is_primary) PushHistory(now_set->primary);
       next = promotes ? MakeSet(model, nullptr, CandidateMode::kNone, 0)
                       : MakeSet(model, now_set->candidate, now_set->mode, now_set->traffic_weight);
       break;

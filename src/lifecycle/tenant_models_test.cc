@@ -132,6 +132,22 @@ TEST_F(TenantModelsTest, CandidatesCompareWithTheInheritedPrimaryAndRollbackRest
   EXPECT_EQ(Decider(*models, "beta"), "aml/1");
 }
 
+TEST_F(TenantModelsTest, ActivatingTheInheritedPrimaryMakesItTheTenantsOwn) {
+  auto models = Make();
+  auto alpha = models->OwnOrCreate("alpha");
+  ASSERT_TRUE(alpha.ok());
+  ASSERT_TRUE((*alpha)->Activate("aml", "1", ActivateMode::kPrimary, {}, alpha_admin_).ok());
+  EXPECT_TRUE(models->Current("alpha").own);
+  EXPECT_EQ(Decider(*models, "alpha"), "aml/1");
+  // The deployment moving on no longer moves alpha.
+  ASSERT_TRUE(deployment_->Activate("aml", "2", ActivateMode::kPrimary, {}, operator_).ok());
+  EXPECT_EQ(Decider(*models, "alpha"), "aml/1");
+  EXPECT_EQ(Decider(*models, "beta"), "aml/2");
+  // Activating it again changes nothing, and there is nothing of alpha's to roll back to.
+  ASSERT_TRUE((*alpha)->Activate("aml", "1", ActivateMode::kPrimary, {}, alpha_admin_).ok());
+  EXPECT_EQ((*alpha)->Rollback(alpha_admin_, "").code(), StatusCode::kFailedPrecondition);
+}
+
 TEST_F(TenantModelsTest, ATenantsModelsAreNamespacedAndRestored) {
   {
     auto models = Make();
