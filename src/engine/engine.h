@@ -7,6 +7,7 @@
 #include <atomic>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -72,7 +73,6 @@ class Engine {
   std::shared_ptr<const ActivePolicy> PolicyFor(std::string_view tenant) const {
     return policies_.For(tenant);
   }
-  bool HasOwnPolicy(std::string_view tenant) const { return policies_.Own(tenant) != nullptr; }
   // Activates a compiled bundle for the caller's tenant only (hot: decisions already under way
   // finish with the policy they started with). Journaled as an admin event and stored with its
   // source (`bundle_json`) in the registry under "tenant-policy/<tenant>" first, so a restart
@@ -142,6 +142,9 @@ class Engine {
   UuidV7Generator ids_;
   AccountStore accounts_;
   TenantPolicies policies_;
+  // Serializes policy activations: the admin event, the stored bundle and the published
+  // policy of a tenant then always agree (never on the decision path).
+  std::mutex policy_write_mu_;
   lifecycle::LifecycleOptions lifecycle_options_;  // the deployment's; tenants' are derived
   std::unique_ptr<CircuitBreaker> breaker_;
   std::unique_ptr<journal::Journal> journal_;

@@ -262,20 +262,19 @@ void RegisterEngineRoutes(Engine& engine, MetricsRegistry& metrics, Router& rout
         // The policy in force for the caller's tenant; "scope" says whether it is the tenant's
         // own or the deployment's. Another tenant's policy is never shown (I7).
         auto active = engine.PolicyFor(request.auth.tenant);
-        const bool own = engine.HasOwnPolicy(request.auth.tenant);
+        // The deployment's policy never changes after start: any other is the tenant's own.
+        const bool own = active != engine.policy();
         HttpResponse response;
-        JsonWriter w(response.body);
         if (active->compiled() != nullptr) {
-          std::string info;
-          JsonWriter bundle(info);
+          JsonWriter bundle(response.body);
           WriteBundleInfoJson(active->compiled()->info(), bundle);
           // The bundle's object, with the scope added as its last member.
-          info.pop_back();
-          response.body = std::move(info);
+          response.body.pop_back();
           response.body += ",\"scope\":";
           AppendJsonString(response.body, own ? "tenant" : "deployment");
           response.body += "}";
         } else {
+          JsonWriter w(response.body);
           w.BeginObject()
               .Key("name")
               .String("fixed rules")
