@@ -490,7 +490,9 @@ void Engine::Decide(const Transaction& txn, const Caller& caller, int64_t receiv
 
   // Acknowledge only once durable (I1).
   const int64_t journal_start_ns = clock_.MonotonicNanos();
-  const TenantMetrics::Series* tenant_series = &tenant_metrics_->For(caller.tenant);
+  // A copy: the journal's final flush may answer after the engine's members are gone; the
+  // series' metrics belong to the registry, which outlives the engine.
+  const TenantMetrics::Series tenant_series = tenant_metrics_->For(caller.tenant);
   auto answer = [this, decision, done, journal_start_ns, start_ns,
                  tenant_series](const Result<journal::CommitInfo>& commit) {
     if (!commit.ok()) return done(commit.status());
@@ -500,9 +502,9 @@ void Engine::Decide(const Transaction& txn, const Caller& caller, int64_t receiv
     timings.total_us = timings.queue_us + MicrosBetween(start_ns, now);
     metrics_.journal->Observe(static_cast<double>(timings.journal_us) * 1e-6);
     metrics_.total->Observe(static_cast<double>(timings.total_us) * 1e-6);
-    tenant_series->decisions[static_cast<int>(decision->outcome)][static_cast<int>(decision->path)]
+    tenant_series.decisions[static_cast<int>(decision->outcome)][static_cast<int>(decision->path)]
         ->Increment();
-    tenant_series->latency->Observe(static_cast<double>(timings.total_us) * 1e-6);
+    tenant_series.latency->Observe(static_cast<double>(timings.total_us) * 1e-6);
     done(*decision);
   };
   std::optional<Result<journal::CommitInfo>> already;

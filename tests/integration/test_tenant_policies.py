@@ -1,8 +1,9 @@
 """Per-tenant policies and models through the real binary (issue 9, I7): a tenant's admin
 changes only its own tenant's policy and models. Alpha's admin ingests a policy that blocks large
 transfers: alpha's decisions are blocked and journaled with alpha's policy, beta's keep the
-deployment's policy; beta sees neither alpha's policy nor alpha's model, and cannot activate
-that model (404); both survive a restart; /metrics counts decisions per tenant."""
+deployment's policy; beta sees neither alpha's policy nor alpha's model (nor its drift
+monitor), and cannot activate that model (404); both survive a restart; /metrics counts
+decisions per tenant."""
 import json
 import os
 import re
@@ -105,8 +106,10 @@ class TenantPoliciesTest(unittest.TestCase):
 
         # Models: alpha registers and activates its own copy of the demo model; beta cannot see
         # or activate it, and keeps deciding with the deployment's (none here: fallback).
+        demo = os.path.join(vp.SOURCE_DIR, "models", "demo")
         upload = {"name": "alpha-aml", "version": "1",
-                  "model": read(os.path.join(vp.SOURCE_DIR, "models/demo/model.json"))}
+                  "model": read(os.path.join(demo, "model.json")),
+                  "reference": json.loads(read(os.path.join(demo, "reference.json")))}
         status, body = self.call(self.alpha, "POST", "/v1/models", upload)
         self.assertEqual(status, 201, body)
         status, body = self.call(self.alpha, "POST", "/v1/models/alpha-aml/1:activate",
@@ -130,6 +133,13 @@ class TenantPoliciesTest(unittest.TestCase):
         self.assertEqual((a["path"], a["model"]["name"]), ("model", "alpha-aml"), a)
         b = self.decide(self.beta, "model-b", "100.00")
         self.assertEqual((b["path"], b["model"]), ("fallback", None), b)
+        # Drift: alpha's own model has its own monitor; beta (no model) has none to see or
+        # clear, alpha's included.
+        status, body = self.call(self.alpha, "GET", "/v1/drift")
+        self.assertEqual(status, 200, body)
+        self.assertEqual(body["model"], {"name": "alpha-aml", "version": "1"})
+        self.assertEqual(self.call(self.beta, "GET", "/v1/drift")[0], 404)
+        self.assertEqual(self.call(self.beta, "POST", "/v1/drift:clear")[0], 404)
 
         # Metrics: per-tenant decision counts (3 decisions each so far, alpha's block counted).
         text = self.metrics(self.alpha)
