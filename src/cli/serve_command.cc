@@ -78,7 +78,7 @@ int Serve(const ServeFlags& flags) {
   RegisterEngineRoutes(**engine, metrics, router);
   RegisterLifecycleRoutes(**engine, router);
   RegisterDriftRoutes(**engine, router);
-  RegisterCaseRoutes((*engine)->cases(), (*engine)->journal(), &(*engine)->models(), router);
+  RegisterCaseRoutes((*engine)->cases(), (*engine)->journal(), &(*engine)->tenant_models(), router);
   // The analyst console: built into BUILD/console beside BUILD/bin (docs/console.md).
   if (!flags.no_console) {
     const std::string console_dir =

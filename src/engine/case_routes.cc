@@ -182,7 +182,7 @@ Status WriteProof(const journal::Journal& journal, const journal::JournalRecord&
 // The engine explains a flagged decision after journaling it (outside the stripe locks), so the
 // record keeps the features, not the explanation: recompute it with the very model that decided
 // (same name, version and sha256) when that model is still loaded. Empty otherwise.
-std::vector<Contribution> ExplainRecord(const lifecycle::ModelLifecycle* models,
+std::vector<Contribution> ExplainRecord(const lifecycle::TenantModels* models,
                                         const journal::JournalRecord& record) {
   const Decision& d = record.decision;
   if (models == nullptr || d.path != DecisionPath::kModel || d.model.name.empty() ||
@@ -190,7 +190,8 @@ std::vector<Contribution> ExplainRecord(const lifecycle::ModelLifecycle* models,
       record.features.size() != kFeatureNames.size()) {
     return {};
   }
-  std::shared_ptr<const lifecycle::ModelSet> set = models->current();
+  // Only the record's own tenant's models (I7).
+  std::shared_ptr<const lifecycle::ModelSet> set = models->Current(record.tenant).set;
   for (const auto& model : {set->primary, set->candidate}) {
     if (model == nullptr) continue;
     const ModelRef& ref = model->ref();
@@ -207,7 +208,7 @@ std::vector<Contribution> ExplainRecord(const lifecycle::ModelLifecycle* models,
 // GET /v1/cases/{id}: the case with its decision, transaction, the account's recent activity
 // and the proof status of its journal record.
 Result<std::string> CaseView(const cases::CaseStore& store, const journal::Journal& journal,
-                             const lifecycle::ModelLifecycle* models, std::string_view tenant,
+                             const lifecycle::TenantModels* models, std::string_view tenant,
                              std::string_view case_id, std::string_view query) {
   bool inclusion = false;
   VERDICT_RETURN_IF_ERROR(
@@ -345,7 +346,7 @@ Result<cases::CaseQuery> ParseCaseQuery(std::string_view query) {
 }
 
 void RegisterCaseRoutes(cases::CaseStore& store, const journal::Journal& journal,
-                        const lifecycle::ModelLifecycle* models, Router& router) {
+                        const lifecycle::TenantModels* models, Router& router) {
   const RouteOptions read{{}, Role::kAnalyst};
   const RouteOptions write{{"application/json"}, Role::kAnalyst};
 

@@ -12,7 +12,7 @@
 #include "cases/case_store.h"
 #include "common/result.h"
 #include "journal/journal.h"
-#include "lifecycle/model_lifecycle.h"
+#include "lifecycle/tenant_models.h"
 
 namespace verdict {
 
@@ -28,6 +28,6 @@ Result<std::string> DecodeQueryValue(std::string_view value, std::string_view fi
 // `models` (may be null) explains a case's decision again from its journaled features (the
 // engine explains after journaling, so records carry features, not contributions).
 void RegisterCaseRoutes(cases::CaseStore& cases, const journal::Journal& journal,
-                        const lifecycle::ModelLifecycle* models, Router& router);
+                        const lifecycle::TenantModels* models, Router& router);
 
 }  // namespace verdict

@@ -22,8 +22,10 @@ void RegisterDriftRoutes(Engine& engine, Router& router) {
   read.role = Role::kAnalyst;
   router.Add(
       "GET", "/v1/drift",
-      [&engine](HttpRequest&&, Responder respond) {
-        monitor::DriftMonitor* drift = engine.drift();
+      [&engine](HttpRequest&& request, Responder respond) {
+        // The monitor of the model deciding the caller's tenant (its own model's, or the
+        // deployment's shared one).
+        monitor::DriftMonitor* drift = engine.drift(request.auth.tenant);
         if (drift == nullptr) return respond(NoMonitor());
         HttpResponse response;
         response.body = monitor::DriftSnapshotToJson(drift->Snapshot(), *drift, drift->options());
@@ -36,7 +38,7 @@ void RegisterDriftRoutes(Engine& engine, Router& router) {
   router.Add(
       "POST", "/v1/drift:clear",
       [&engine](HttpRequest&& request, Responder respond) {
-        monitor::DriftMonitor* drift = engine.drift();
+        monitor::DriftMonitor* drift = engine.drift(request.auth.tenant);
         if (drift == nullptr) return respond(NoMonitor());
         const std::string who =
             request.auth.principal.empty() ? std::string("anonymous") : request.auth.principal;

@@ -10,17 +10,25 @@
 namespace verdict {
 
 Result<std::unique_ptr<monitor::DriftWatch>> MakeDriftWatch(const EngineOptions& options,
-                                                            const lifecycle::ModelLifecycle& models,
+                                                            const lifecycle::TenantModels& models,
                                                             MetricsRegistry& metrics,
                                                             const Clock& clock) {
   if (!options.drift.enabled) return std::unique_ptr<monitor::DriftWatch>();
   const ModelOptions configured = options.model;
-  const lifecycle::ModelLifecycle* registry_owner = &models;
-  auto loader = [configured, registry_owner](std::string_view name, std::string_view version)
-      -> Result<std::optional<monitor::ReferenceDistribution>> {
+  const lifecycle::TenantModels* tenants = &models;
+  auto loader =
+      [configured, tenants](
+          std::string_view scope, std::string_view name,
+          std::string_view version) -> Result<std::optional<monitor::ReferenceDistribution>> {
     std::string path;
     std::string field = "model.path";
-    if (!configured.path.empty() && name == configured.name && version == configured.version) {
+    // Scope "" is the deployment's models; otherwise the tenant's own registry, which reads
+    // through to the deployment's.
+    const lifecycle::ModelLifecycle* registry_owner =
+        scope.empty() ? &tenants->deployment() : tenants->Own(scope);
+    if (registry_owner == nullptr) return std::optional<monitor::ReferenceDistribution>();
+    if (scope.empty() && !configured.path.empty() && name == configured.name &&
+        version == configured.version) {
       path = (std::filesystem::path(configured.path).parent_path() / "reference.json").string();
     } else {
       VERDICT_ASSIGN_OR_RETURN(auto entry, registry_owner->registry().Find(name, version));
@@ -46,11 +54,13 @@ Result<std::unique_ptr<monitor::DriftWatch>> MakeDriftWatch(const EngineOptions&
 }
 
 // Here rather than in engine.cc, beside the rest of the engine's drift wiring.
-monitor::DriftMonitor* Engine::drift() {
+monitor::DriftMonitor* Engine::drift(std::string_view tenant) {
   if (drift_ == nullptr) return nullptr;
-  const std::shared_ptr<const lifecycle::ModelSet> set = models_->current();
+  const lifecycle::TenantModels::Resolved resolved = tenant_models_->Current(tenant);
+  const std::shared_ptr<const lifecycle::ModelSet>& set = resolved.set;
   if (set == nullptr || set->primary == nullptr) return nullptr;
-  return drift_->For(set->primary->ref().name, set->primary->ref().version);
+  return drift_->For(resolved.own ? tenant : std::string_view(), set->primary->ref().name,
+                     set->primary->ref().version);
 }
 
 }  // namespace verdict

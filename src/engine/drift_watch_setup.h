@@ -9,7 +9,7 @@
 #include "common/metrics.h"
 #include "common/result.h"
 #include "engine/engine_options.h"
-#include "lifecycle/model_lifecycle.h"
+#include "lifecycle/tenant_models.h"
 #include "monitor/drift_watch.h"
 
 namespace verdict {
@@ -18,7 +18,7 @@ namespace verdict {
 // reference.json beside it is an error naming model.path. `models`, `metrics` and `clock`
 // must outlive the watch.
 Result<std::unique_ptr<monitor::DriftWatch>> MakeDriftWatch(const EngineOptions& options,
-                                                            const lifecycle::ModelLifecycle& models,
+                                                            const lifecycle::TenantModels& models,
                                                             MetricsRegistry& metrics,
                                                             const Clock& clock);
 

@@ -56,14 +56,7 @@ Engine::Engine(const EngineOptions& options, MetricsRegistry& metrics, const Clo
   metrics_.policy = stage("policy");
   metrics_.journal = stage("journal");
   metrics_.total = stage("total");
-  for (Outcome outcome : {Outcome::kAllow, Outcome::kReview, Outcome::kBlock}) {
-    for (DecisionPath path : {DecisionPath::kModel, DecisionPath::kFallback}) {
-      metrics_.decisions[static_cast<int>(outcome)][static_cast<int>(path)] =
-          metrics.GetCounter("verdict_engine_decisions_total", "Decisions by outcome and path",
-                             {{"outcome", std::string(OutcomeName(outcome))},
-                              {"path", std::string(DecisionPathName(path))}});
-    }
-  }
+  tenant_metrics_ = std::make_unique<TenantMetrics>(metrics);
   metrics_.model_overruns = metrics.GetCounter("verdict_engine_model_overruns_total",
                                                "Model stages slower than engine.model_budget_us");
   metrics_.breaker_open = metrics.GetGauge("verdict_engine_model_breaker_open",
@@ -79,14 +72,15 @@ Result<std::unique_ptr<Engine>> Engine::Create(const EngineOptions& options,
   std::unique_ptr<Engine> engine(new Engine(options, metrics, clock));
   if (options.policy_path.empty()) {
     VERDICT_ASSIGN_OR_RETURN(auto rules, FixedRules::Create(options.rules, kFeatureNames));
-    engine->policy_.store(std::make_shared<const ActivePolicy>(std::move(rules)));
+    engine->policies_.SetDeployment(std::make_shared<const ActivePolicy>(std::move(rules)));
   } else {
     auto compiled = LoadBundle(options.policy_path, kFeatureNames);
     if (!compiled.ok()) {
       return InvalidArgument("policy " + options.policy_path + ": " + compiled.status().message(),
                              "policy.path");
     }
-    engine->policy_.store(std::make_shared<const ActivePolicy>(std::move(compiled).value()));
+    engine->policies_.SetDeployment(
+        std::make_shared<const ActivePolicy>(std::move(compiled).value()));
   }
   journal::JournalOptions journal_options;
   journal_options.data_dir = options.data_dir + "/journal";
@@ -116,9 +110,12 @@ Result<std::unique_ptr<Engine>> Engine::Create(const EngineOptions& options,
   VERDICT_ASSIGN_OR_RETURN(engine->cases_,
                            cases::CaseStore::Open(*engine->journal_, engine->case_feed_, clock));
   VERDICT_RETURN_IF_ERROR(engine->StartModels(metrics));
+  // Tenants' own policies and models, as their admins last activated them.
+  VERDICT_RETURN_IF_ERROR(engine->RestoreTenantPolicies());
+  VERDICT_RETURN_IF_ERROR(engine->RestoreTenantModels());
   // Drift watch for whichever model version decides (docs/drift.md).
   VERDICT_ASSIGN_OR_RETURN(engine->drift_,
-                           MakeDriftWatch(options, *engine->models_, metrics, clock));
+                           MakeDriftWatch(options, *engine->tenant_models_, metrics, clock));
   engine->breaker_ = std::make_unique<CircuitBreaker>(options.sched.breaker);
   SchedulerOptions sched = options.sched;
   sched.downstream_backlog = [journal = engine->journal_.get()] { return journal->backlog(); };
@@ -168,6 +165,9 @@ Status Engine::StartModels(MetricsRegistry& metrics) {
     }
     return started;
   }
+  lifecycle_options_ = lo;
+  tenant_models_ = std::make_unique<lifecycle::TenantModels>(
+      *models_, [this](const std::string& tenant) { return MakeTenantModels(tenant); });
   const auto set = models_->current();
   if (set->primary) {
     const ModelRef& ref = set->primary->ref();
@@ -293,20 +293,26 @@ void Engine::Decide(const Transaction& txn, const Caller& caller, int64_t receiv
   auto decision = std::make_shared<Decision>();
   decision->decision_id = ids_.Next();
   decision->transaction_id = txn.transaction_id;
-  // One policy for the whole decision, even if another is activated meanwhile (I4).
-  const std::shared_ptr<const ActivePolicy> active_policy = policy_.load();
+  // One policy for the whole decision, even if another is activated meanwhile (I4): the
+  // tenant's own, else the deployment's.
+  const std::shared_ptr<const ActivePolicy> active_policy = policies_.For(caller.tenant);
   decision->policy = active_policy->ref();
 
   // One model set for the whole decision, whatever is activated meanwhile (I4): the sender's
-  // account says whether the canary or the primary decides.
-  const std::shared_ptr<const lifecycle::ModelSet> models = models_->current();
+  // account says whether the canary or the primary decides. The tenant's own models, else the
+  // deployment's.
+  const lifecycle::TenantModels::Resolved resolved = tenant_models_->Current(caller.tenant);
+  const std::shared_ptr<const lifecycle::ModelSet>& models = resolved.set;
   const lifecycle::ModelSet::Assignment assigned = models->Assign(txn.sender.ref.account);
   const lifecycle::ScoringModel* model = assigned.decider;
   std::string fallback_why;
-  // Drift level 3 freezes the model it watches until an operator clears it.
-  monitor::DriftMonitor* const drift = drift_ != nullptr && model != nullptr
-                                           ? drift_->For(model->ref().name, model->ref().version)
-                                           : nullptr;
+  // Drift level 3 freezes the model it watches until an operator clears it. A tenant's own
+  // model has its own monitor; the deployment's is shared by the tenants that use it.
+  monitor::DriftMonitor* const drift =
+      drift_ != nullptr && model != nullptr
+          ? drift_->For(resolved.own ? std::string_view(caller.tenant) : std::string_view(),
+                        model->ref().name, model->ref().version)
+          : nullptr;
   const bool drift_watched = drift != nullptr;
   const bool drift_frozen = drift_watched && drift->frozen();
   if (model == nullptr) {
@@ -487,8 +493,11 @@ void Engine::Decide(const Transaction& txn, const Caller& caller, int64_t receiv
 
   // Acknowledge only once durable (I1).
   const int64_t journal_start_ns = clock_.MonotonicNanos();
-  auto answer = [this, decision, done, journal_start_ns,
-                 start_ns](const Result<journal::CommitInfo>& commit) {
+  // A copy: the journal's final flush may answer after the engine's members are gone; the
+  // series' metrics belong to the registry, which outlives the engine.
+  const TenantMetrics::Series tenant_series = tenant_metrics_->For(caller.tenant);
+  auto answer = [this, decision, done, journal_start_ns, start_ns,
+                 tenant_series](const Result<journal::CommitInfo>& commit) {
     if (!commit.ok()) return done(commit.status());
     const int64_t now = clock_.MonotonicNanos();
     StageTimings& timings = decision->timings;
@@ -496,8 +505,9 @@ void Engine::Decide(const Transaction& txn, const Caller& caller, int64_t receiv
     timings.total_us = timings.queue_us + MicrosBetween(start_ns, now);
     metrics_.journal->Observe(static_cast<double>(timings.journal_us) * 1e-6);
     metrics_.total->Observe(static_cast<double>(timings.total_us) * 1e-6);
-    metrics_.decisions[static_cast<int>(decision->outcome)][static_cast<int>(decision->path)]
+    tenant_series.decisions[static_cast<int>(decision->outcome)][static_cast<int>(decision->path)]
         ->Increment();
+    tenant_series.latency->Observe(static_cast<double>(timings.total_us) * 1e-6);
     done(*decision);
   };
   std::optional<Result<journal::CommitInfo>> already;
@@ -541,12 +551,6 @@ void Engine::CompareModels(const Transaction& txn, const FeatureView& view,
     stats.RecordCandidateLatency(other_us);
     stats.RecordComparison(decided_score, decided_outcome, other_score, other_outcome);
   }
-}
-
-void Engine::ActivatePolicy(std::shared_ptr<const CompiledPolicy> compiled) {
-  spdlog::info("policy {} ({}) activated", compiled->ref().version,
-               compiled->ref().sha256.substr(0, 12));
-  policy_.store(std::make_shared<const ActivePolicy>(std::move(compiled)));
 }
 
 Result<std::optional<Decision>> Engine::FindDecision(std::string_view tenant,

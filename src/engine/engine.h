@@ -7,6 +7,7 @@
 #include <atomic>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -20,9 +21,12 @@
 #include "engine/active_policy.h"
 #include "engine/caller.h"
 #include "engine/engine_options.h"
+#include "engine/tenant_metrics.h"
+#include "engine/tenant_policies.h"
 #include "features/account_store.h"
 #include "journal/journal.h"
 #include "lifecycle/model_lifecycle.h"
+#include "lifecycle/tenant_models.h"
 #include "monitor/drift_monitor.h"
 #include "monitor/drift_watch.h"
 #include "policy/fixed_rules.h"
@@ -62,20 +66,33 @@ class Engine {
   Result<Decision> DecideAndWait(const Transaction& txn, int64_t received_ns, bool fallback = false,
                                  const Caller& caller = {});
 
-  // The policy in force, and activation of a compiled bundle (hot: decisions already under
-  // way finish with the policy they started with).
-  std::shared_ptr<const ActivePolicy> policy() const { return policy_.load(); }
-  void ActivatePolicy(std::shared_ptr<const CompiledPolicy> compiled);
+  // The deployment's policy (from the configuration): the one in force for every tenant
+  // without a policy of its own.
+  std::shared_ptr<const ActivePolicy> policy() const { return policies_.deployment(); }
+  // The policy in force for `tenant` (its own, else the deployment's).
+  std::shared_ptr<const ActivePolicy> PolicyFor(std::string_view tenant) const {
+    return policies_.For(tenant);
+  }
+  // Activates a compiled bundle for the caller's tenant only (hot: decisions already under way
+  // finish with the policy they started with). Journaled as an admin event and stored with its
+  // source (`bundle_json`) in the registry under "tenant-policy/<tenant>" first, so a restart
+  // restores it; a change that cannot be recorded is not made.
+  Status ActivatePolicy(const Caller& caller, std::string_view bundle_json,
+                        std::shared_ptr<const CompiledPolicy> compiled);
 
-  // Models: registry, the active set (primary, shadow or canary) and the rollout.
+  // Models of the deployment (the configured model; what tenants without models of their own
+  // use): registry, the active set (primary, shadow or canary) and the rollout.
   lifecycle::ModelLifecycle& models() { return *models_; }
+  // Every tenant's models: its own lifecycle once its admin registers or activates one.
+  lifecycle::TenantModels& tenant_models() { return *tenant_models_; }
   // The journal (API keys live in its registry; admin events go into its chain).
   journal::Journal& journal() { return *journal_; }
   // Analyst cases: one per durable review or block decision (docs/cases.md).
   cases::CaseStore& cases() { return *cases_; }
-  // The primary model's drift monitor (docs/drift.md); null when it has no reference.json, no
-  // model decides or [drift] enabled = false.
-  monitor::DriftMonitor* drift();
+  // The drift monitor of the primary model deciding `tenant`'s transactions (docs/drift.md):
+  // its own model's, or the deployment's shared one; null when that model has no
+  // reference.json, no model decides or [drift] enabled = false.
+  monitor::DriftMonitor* drift(std::string_view tenant);
 
   // Stored decisions (the journal's committed records) of one tenant, for the read routes.
   // Another tenant's decision is not found, exactly like one that does not exist (I7).
@@ -101,7 +118,6 @@ class Engine {
     Histogram* policy;
     Histogram* journal;
     Histogram* total;
-    Counter* decisions[3][2];  // [outcome][path]
     Counter* model_overruns;
     Gauge* breaker_open;
   };
@@ -109,6 +125,11 @@ class Engine {
   // Opens the model lifecycle on the journal's registry; registers and activates the
   // configured model, or restores the persisted active set.
   Status StartModels(MetricsRegistry& metrics);
+  // Makes a tenant's own model lifecycle (namespaced registry and active set).
+  Result<lifecycle::TenantModels::Made> MakeTenantModels(const std::string& tenant);
+  // Restores the tenants' own policies and model lifecycles persisted in the registry.
+  Status RestoreTenantPolicies();
+  Status RestoreTenantModels();
   // Scores the transaction with the model that did not decide it and records how the two
   // differ (shadow and canary statistics). After the answer is handed off; never acted on.
   void CompareModels(const Transaction& txn, const FeatureView& view, const ActivePolicy& policy,
@@ -120,7 +141,11 @@ class Engine {
   const Clock& clock_;
   UuidV7Generator ids_;
   AccountStore accounts_;
-  std::atomic<std::shared_ptr<const ActivePolicy>> policy_;
+  TenantPolicies policies_;
+  // Serializes policy activations: the admin event, the stored bundle and the published
+  // policy of a tenant then always agree (never on the decision path).
+  std::mutex policy_write_mu_;
+  lifecycle::LifecycleOptions lifecycle_options_;  // the deployment's; tenants' are derived
   std::unique_ptr<CircuitBreaker> breaker_;
   std::unique_ptr<journal::Journal> journal_;
   // Durable review/block decisions go from the commit callbacks to the case store; shared, so
@@ -131,9 +156,12 @@ class Engine {
   // After the journal (its registry and admin events), so it stops before the journal closes.
   std::unique_ptr<lifecycle::RegistryStore> registry_store_;
   std::unique_ptr<lifecycle::ModelLifecycle> models_;
+  // After models_: tenants' lifecycles inherit its primary and read through its registry.
+  std::unique_ptr<lifecycle::TenantModels> tenant_models_;
   // Before the scheduler, so that workers (which call Observe) stop before it goes.
   std::unique_ptr<monitor::DriftWatch> drift_;
   StageMetrics metrics_{};
+  std::unique_ptr<TenantMetrics> tenant_metrics_;
   // Last, so that it stops (and drains) before the members its tasks use are destroyed.
   std::unique_ptr<Scheduler> scheduler_;
 };

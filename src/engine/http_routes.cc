@@ -258,19 +258,30 @@ void RegisterEngineRoutes(Engine& engine, MetricsRegistry& metrics, Router& rout
 
   router.Add(
       "GET", "/v1/policy",
-      [&engine](HttpRequest&&, Responder respond) {
-        auto active = engine.policy();
+      [&engine](HttpRequest&& request, Responder respond) {
+        // The policy in force for the caller's tenant; "scope" says whether it is the tenant's
+        // own or the deployment's. Another tenant's policy is never shown (I7).
+        auto active = engine.PolicyFor(request.auth.tenant);
+        // The deployment's policy never changes after start: any other is the tenant's own.
+        const bool own = active != engine.policy();
         HttpResponse response;
-        JsonWriter w(response.body);
         if (active->compiled() != nullptr) {
-          WriteBundleInfoJson(active->compiled()->info(), w);
+          JsonWriter bundle(response.body);
+          WriteBundleInfoJson(active->compiled()->info(), bundle);
+          // The bundle's object, with the scope added as its last member.
+          response.body.pop_back();
+          response.body += ",\"scope\":";
+          AppendJsonString(response.body, own ? "tenant" : "deployment");
+          response.body += "}";
         } else {
+          JsonWriter w(response.body);
           w.BeginObject()
               .Key("name")
               .String("fixed rules")
               .Key("version")
               .String(active->ref().version);
-          w.Key("sha256").String(active->ref().sha256).EndObject();
+          w.Key("sha256").String(active->ref().sha256);
+          w.Key("scope").String(own ? "tenant" : "deployment").EndObject();
         }
         respond(std::move(response));
       },
@@ -316,7 +327,9 @@ void RegisterEngineRoutes(Engine& engine, MetricsRegistry& metrics, Router& rout
         std::vector<Diagnostic> errors;
         auto compiled = check_bundle(request, &errors);
         if (!compiled.ok()) return respond(refused_bundle(compiled.status(), errors));
-        engine.ActivatePolicy(*compiled);
+        // The caller's tenant only: another tenant's decisions keep their policy (I7).
+        Status activated = engine.ActivatePolicy(CallerOf(request), request.body, *compiled);
+        if (!activated.ok()) return respond(ErrorResponse(activated));
         HttpResponse response;
         JsonWriter w(response.body);
         WriteBundleInfoJson((*compiled)->info(), w);

@@ -22,13 +22,27 @@ lifecycle::Actor ActorOf(const HttpRequest& request) {
   return actor;
 }
 
-HttpResponse StatusResponse(lifecycle::ModelLifecycle& models, int http_status = 200) {
+// What the caller's tenant sees: its own models (with the deployment's, which it may activate),
+// or the deployment's while it has none; "scope" says which. Never another tenant's (I7).
+HttpResponse StatusResponse(Engine& engine, std::string_view tenant, int http_status = 200) {
+  const lifecycle::ModelLifecycle& models = engine.tenant_models().View(tenant);
   HttpResponse response;
   JsonWriter w(response.body);
   Status written = models.WriteStatusJson(w);
   if (!written.ok()) return ErrorResponse(written);
+  response.body.pop_back();  // the status object, with the scope added as its last member
+  response.body += ",\"scope\":";
+  AppendJsonString(response.body,
+                   engine.tenant_models().Own(tenant) != nullptr ? "tenant" : "deployment");
+  response.body += "}";
   response.status = http_status;
   return response;
+}
+
+// The caller's tenant's own lifecycle, made on its first change: an admin changes only the
+// models of its own tenant's decisions.
+Result<lifecycle::ModelLifecycle*> OwnModels(Engine& engine, const HttpRequest& request) {
+  return engine.tenant_models().OwnOrCreate(ActorOf(request).tenant);
 }
 
 Result<simdjson::dom::object> ParseObject(simdjson::dom::parser& parser,
@@ -163,7 +177,9 @@ void RegisterLifecycleRoutes(Engine& engine, Router& router) {
 
   router.Add(
       "GET", "/v1/models",
-      [&engine](HttpRequest&&, Responder respond) { respond(StatusResponse(engine.models())); },
+      [&engine](HttpRequest&& request, Responder respond) {
+        respond(StatusResponse(engine, ActorOf(request).tenant));
+      },
       RouteOptions{{}, Role::kAnalyst});
 
   router.Add(
@@ -172,7 +188,9 @@ void RegisterLifecycleRoutes(Engine& engine, Router& router) {
         auto upload = ParseUpload(request.body);
         if (!upload.ok()) return respond(ErrorResponse(upload.status()));
         bool created = false;
-        auto entry = engine.models().Register(*upload, ActorOf(request), &created);
+        auto models = OwnModels(engine, request);
+        if (!models.ok()) return respond(ErrorResponse(models.status()));
+        auto entry = (*models)->Register(*upload, ActorOf(request), &created);
         if (!entry.ok()) return respond(ErrorResponse(entry.status()));
         HttpResponse response;
         response.status = created ? 201 : 200;
@@ -190,11 +208,30 @@ void RegisterLifecycleRoutes(Engine& engine, Router& router) {
       [&engine](HttpRequest&& request, Responder respond) {
         auto body = ParseActivate(request.body);
         if (!body.ok()) return respond(ErrorResponse(body.status()));
+        // Another tenant's model is not in this tenant's registry: 404, as if it did not exist.
+        // A tenant without models of its own can only activate the deployment's; refused
+        // before anything is made for it.
+        const std::string tenant = ActorOf(request).tenant;
+        if (engine.tenant_models().Own(tenant) == nullptr) {
+          const std::string name(request.PathParam("name"));
+          const std::string version(request.PathParam("version"));
+          Status valid = lifecycle::ValidateModelId(name, "name");
+          if (valid.ok()) valid = lifecycle::ValidateModelId(version, "version");
+          if (!valid.ok()) return respond(ErrorResponse(valid));
+          auto found = engine.models().registry().Find(name, version);
+          if (!found.ok()) return respond(ErrorResponse(found.status()));
+          if (!found->has_value()) {
+            return respond(ErrorResponse(
+                NotFound("model " + name + " version " + version + " is not registered")));
+          }
+        }
+        auto models = OwnModels(engine, request);
+        if (!models.ok()) return respond(ErrorResponse(models.status()));
         Status activated =
-            engine.models().Activate(request.PathParam("name"), request.PathParam("version"),
-                                     body->mode, body->traffic_weight, ActorOf(request));
+            (*models)->Activate(request.PathParam("name"), request.PathParam("version"), body->mode,
+                                body->traffic_weight, ActorOf(request));
         if (!activated.ok()) return respond(ErrorResponse(activated));
-        respond(StatusResponse(engine.models()));
+        respond(StatusResponse(engine, ActorOf(request).tenant));
       },
       admin_json);
 
@@ -203,9 +240,17 @@ void RegisterLifecycleRoutes(Engine& engine, Router& router) {
       [&engine](HttpRequest&& request, Responder respond) {
         auto reason = ParseRollback(request.body);
         if (!reason.ok()) return respond(ErrorResponse(reason.status()));
-        Status rolled = engine.models().Rollback(ActorOf(request), *reason);
+        // A tenant that never changed its models has nothing of its own to roll back (and the
+        // deployment's models are not its to change).
+        lifecycle::ModelLifecycle* own = engine.tenant_models().Own(ActorOf(request).tenant);
+        if (own == nullptr) {
+          return respond(ErrorResponse(
+              Status(StatusCode::kFailedPrecondition,
+                     "nothing to roll back: this tenant uses the deployment's models")));
+        }
+        Status rolled = own->Rollback(ActorOf(request), *reason);
         if (!rolled.ok()) return respond(ErrorResponse(rolled));
-        respond(StatusResponse(engine.models()));
+        respond(StatusResponse(engine, ActorOf(request).tenant));
       },
       admin_json);
 }

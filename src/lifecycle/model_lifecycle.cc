@@ -301,7 +301,15 @@ Status ModelLifecycle::Activate(std::string_view name, std::string_view version,
   }
   VERDICT_ASSIGN_OR_RETURN(auto model, registry_.Load(name, version));
   std::lock_guard lock(mu_);
-  const auto now_set = current();
+  std::shared_ptr<const ModelSet> now_set = current();
+  const bool inheriting = now_set->primary == nullptr && options_.inherited_primary;
+  if (inheriting) {
+    // A tenant without a primary of its own decides with the deployment's: that is the model a
+    // candidate is compared with and the one a new primary replaces.
+    auto inherited = std::make_shared<ModelSet>(*now_set);
+    inherited->primary = options_.inherited_primary();
+    now_set = std::move(inherited);
+  }
   const bool is_primary = now_set->primary &&
                           now_set->primary->ref().sha256 == model->ref().sha256 &&
                           now_set->primary->ref().name == model->ref().name &&
@@ -325,12 +333,15 @@ Status ModelLifecycle::Activate(std::string_view name, std::string_view version,
   switch (mode) {
     case ActivateMode::kPrimary: {
       mode_name = "primary";
-      if (is_primary) return Status::Ok();  // already in force: nothing changes
+      // Already in force: nothing changes, unless the tenant inherits it and now makes it its
+      // own (its decisions no longer follow the deployment's primary, and it gets a drift
+      // monitor of its own).
+      if (is_primary && !inheriting) return Status::Ok();
       const bool promotes = now_set->candidate &&
                             now_set->candidate->ref().name == model->ref().name &&
                             now_set->candidate->ref().version == model->ref().version;
       if (promotes) controller_.Stop();
-      PushHistory(now_set->primary);
+      if (!is_primary) PushHistory(now_set->primary);
       next = promotes ? MakeSet(model, nullptr, CandidateMode::kNone, 0)
                       : MakeSet(model, now_set->candidate, now_set->mode, now_set->traffic_weight);
       break;
@@ -466,7 +477,7 @@ void ModelLifecycle::Tick() {
   }
   details += "}";
   Status logged =
-      admin_log_(AdminChange{Actor{"default", std::string(kRolloutPrincipal)}, action_name,
+      admin_log_(AdminChange{Actor{options_.tenant, std::string(kRolloutPrincipal)}, action_name,
                              Object(candidate.name, candidate.version), details});
   if (!logged.ok()) spdlog::error("lifecycle: {} not journaled: {}", action_name, logged.message());
   if (action.kind == RolloutAction::Kind::kRollback) {
@@ -515,6 +526,11 @@ Status ModelLifecycle::WriteStatusJson(JsonWriter& w) const {
   VERDICT_ASSIGN_OR_RETURN(auto entries, registry_.List());
   std::lock_guard lock(mu_);
   const auto set = current();
+  // A tenant without a primary of its own shows the one its decisions use, and says so.
+  std::shared_ptr<const ScoringModel> inherited;
+  if (set->primary == nullptr && options_.inherited_primary) {
+    inherited = options_.inherited_primary();
+  }
   w.BeginObject().Key("models").BeginArray();
   for (const ModelEntry& e : entries) {
     w.BeginObject().Key("name").String(e.name).Key("version").String(e.version);
@@ -532,7 +548,7 @@ Status ModelLifecycle::WriteStatusJson(JsonWriter& w) const {
     auto same = [&e](const std::shared_ptr<const ScoringModel>& m) {
       return m && m->ref().name == e.name && m->ref().version == e.version;
     };
-    if (same(set->primary)) role = "primary";
+    if (same(set->primary) || same(inherited)) role = "primary";
     if (same(set->candidate)) role = std::string(CandidateModeName(set->mode));
     w.Key("role").String(role).EndObject();
   }
@@ -541,7 +557,8 @@ Status ModelLifecycle::WriteStatusJson(JsonWriter& w) const {
   w.Key("active").BeginObject().Key("generation").Uint(set->generation);
   w.Key("since").String(FormatRfc3339Micros(set->since_us));
   w.Key("primary");
-  WriteRef(w, set->primary.get());
+  WriteRef(w, set->primary ? set->primary.get() : inherited.get());
+  w.Key("primary_inherited").Bool(inherited != nullptr);
   w.Key("candidate");
   WriteRef(w, set->candidate.get());
   w.Key("mode").String(CandidateModeName(set->mode));

@@ -33,6 +33,13 @@ struct LifecycleOptions {
   // owner calls Tick, as the tests do).
   int64_t tick_interval_ms = 1000;
   size_t history_limit = 16;  // previous primaries kept for rollback
+  // The tenant whose active set this is ("default" for the deployment's): automatic rollout
+  // changes are journaled as this tenant's admin events.
+  std::string tenant = "default";
+  // A tenant's lifecycle: the model its decisions use while it has no primary of its own (the
+  // deployment's primary). A shadow or canary activated then compares with it, and a primary
+  // activated then keeps it in the history for rollback. Empty for the deployment's lifecycle.
+  std::function<std::shared_ptr<const ScoringModel>()> inherited_primary;
 };
 
 // Who asked for a change; automatic changes use principal "verdict:rollout".

@@ -290,13 +290,16 @@ Result<ModelEntry> ModelRegistry::Register(const ModelUpload& upload, std::strin
 Result<std::optional<ModelEntry>> ModelRegistry::Find(std::string_view name,
                                                       std::string_view version) const {
   VERDICT_ASSIGN_OR_RETURN(auto value, store_.Get(IndexKey(name, version)));
-  if (!value) return std::optional<ModelEntry>();
+  if (!value) {
+    if (options_.fallback != nullptr) return options_.fallback->Find(name, version);
+    return std::optional<ModelEntry>();
+  }
   VERDICT_ASSIGN_OR_RETURN(ModelEntry entry, EntryFromJson(*value));
   entry.dir = (fs::path(options_.models_dir) / entry.name / entry.version).string();
   return std::optional<ModelEntry>(std::move(entry));
 }
 
-Result<std::vector<ModelEntry>> ModelRegistry::List() const {
+Result<std::vector<ModelEntry>> ModelRegistry::ListOwn() const {
   VERDICT_ASSIGN_OR_RETURN(auto rows, store_.List(kIndexPrefix));
   std::vector<ModelEntry> out;
   for (const auto& [key, value] : rows) {
@@ -304,6 +307,15 @@ Result<std::vector<ModelEntry>> ModelRegistry::List() const {
     entry.dir = (fs::path(options_.models_dir) / entry.name / entry.version).string();
     out.push_back(std::move(entry));
   }
+  return out;
+}
+
+Result<std::vector<ModelEntry>> ModelRegistry::List() const {
+  VERDICT_ASSIGN_OR_RETURN(std::vector<ModelEntry> out, ListOwn());
+  if (options_.fallback == nullptr) return out;
+  VERDICT_ASSIGN_OR_RETURN(std::vector<ModelEntry> shared, options_.fallback->List());
+  // Register refuses a name and version the fallback holds, so the two never overlap.
+  for (ModelEntry& entry : shared) out.push_back(std::move(entry));
   return out;
 }
 

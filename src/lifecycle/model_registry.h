@@ -40,11 +40,16 @@ struct ModelEntry {
   std::string dir;            // where its files are
 };
 
+class ModelRegistry;
+
 struct RegistryOptions {
   std::string models_dir;                    // e.g. <data_dir>/models
   std::span<const std::string_view> schema;  // the engine's feature names
   std::string_view schema_version;           // a manifest's feature_schema must equal it
   size_t max_file_bytes = size_t{256} << 20;
+  // A tenant's registry reads through to the deployment's (shared, read-only: a tenant can
+  // activate the deployment's models but never change them); null for the deployment's own.
+  const ModelRegistry* fallback = nullptr;
 };
 
 // "aml", "4", "2026-12.1": 1 to 64 of [A-Za-z0-9._-], starting with a letter or digit.
@@ -58,11 +63,14 @@ class ModelRegistry {
   // Validates (the model parses, its features are in the schema, the manifest agrees with it)
   // and stores the files, then the index entry. Uploading the same model again under its
   // name and version returns the existing entry with *created = false; another model under a
-  // name and version already taken is kAlreadyExists.
+  // name and version already taken (here or in the fallback) is kAlreadyExists.
   Result<ModelEntry> Register(const ModelUpload& upload, std::string_view principal,
                               bool* created = nullptr);
+  // Find, List and Load see this registry's entries, then the fallback's.
   Result<std::optional<ModelEntry>> Find(std::string_view name, std::string_view version) const;
   Result<std::vector<ModelEntry>> List() const;
+  // Only this registry's entries (a tenant's own, without the deployment's).
+  Result<std::vector<ModelEntry>> ListOwn() const;
   // Reads the stored files, checks model.json against the recorded SHA-256 and loads it.
   Result<std::shared_ptr<const ScoringModel>> Load(std::string_view name,
                                                    std::string_view version) const;

@@ -50,24 +50,25 @@ std::string WindowName(int64_t seconds) { return std::to_string(seconds) + "s"; 
 Result<std::unique_ptr<DriftMonitor>> DriftMonitor::Create(
     const DriftOptions& options, ReferenceDistribution reference,
     std::span<const std::string_view> feature_names, std::string model_name,
-    std::string model_version, MetricsRegistry& metrics, const Clock& clock) {
+    std::string model_version, MetricsRegistry& metrics, const Clock& clock, std::string tenant) {
   VERDICT_RETURN_IF_ERROR(ValidateDriftOptions(options));
   VERDICT_ASSIGN_OR_RETURN(std::vector<uint32_t> source,
                            ResolveReferenceFeatures(reference, feature_names));
-  std::unique_ptr<DriftMonitor> monitor(new DriftMonitor(options, std::move(reference),
-                                                         std::move(model_name),
-                                                         std::move(model_version), metrics, clock));
+  std::unique_ptr<DriftMonitor> monitor(
+      new DriftMonitor(options, std::move(reference), std::move(model_name),
+                       std::move(model_version), metrics, clock, std::move(tenant)));
   monitor->source_index_ = std::move(source);
   return monitor;
 }
 
 DriftMonitor::DriftMonitor(const DriftOptions& options, ReferenceDistribution reference,
                            std::string name, std::string version, MetricsRegistry& metrics,
-                           const Clock& clock)
+                           const Clock& clock, std::string tenant)
     : options_(options),
       reference_(std::move(reference)),
       model_name_(std::move(name)),
       model_version_(std::move(version)),
+      tenant_(std::move(tenant)),
       clock_(clock),
       instance_id_(next_instance_id.fetch_add(1)),
       hook_(options.retrain_command, options.retrain_webhook),
@@ -85,7 +86,10 @@ DriftMonitor::DriftMonitor(const DriftOptions& options, ReferenceDistribution re
   counters_ = static_cast<uint32_t>(variables * kStride);
   for (int64_t w : options_.windows_s) history_s_ = std::max(history_s_, w);
 
-  const MetricLabels model_labels = {{"model", model_name_}, {"version", model_version_}};
+  MetricLabels model_labels = {{"model", model_name_}, {"version", model_version_}};
+  // A tenant's own model: its own series, even where another tenant has a model of the same
+  // name and version.
+  if (!tenant_.empty()) model_labels.emplace_back("tenant", tenant_);
   score_gauge_ = metrics.GetGauge("verdict_drift_score",
                                   "Combined drift score of the model score (largest judged window)",
                                   model_labels);

@@ -86,7 +86,8 @@ class DriftMonitor {
   static Result<std::unique_ptr<DriftMonitor>> Create(
       const DriftOptions& options, ReferenceDistribution reference,
       std::span<const std::string_view> feature_names, std::string model_name,
-      std::string model_version, MetricsRegistry& metrics, const Clock& clock);
+      std::string model_version, MetricsRegistry& metrics, const Clock& clock,
+      std::string tenant = {});
   ~DriftMonitor();
 
   // Per decision, on any thread: the full feature vector (engine order) and the score, or
@@ -114,13 +115,17 @@ class DriftMonitor {
   const std::vector<std::string>& feature_names() const { return names_; }
   const std::string& model_name() const { return model_name_; }
   const std::string& model_version() const { return model_version_; }
+  // The tenant whose own model this monitor watches (its metrics carry a tenant label); empty
+  // for the deployment's model, shared by every tenant that uses it.
+  const std::string& tenant() const { return tenant_; }
   const DriftOptions& options() const { return options_; }
   const ReferenceDistribution& reference() const { return reference_; }
 
  private:
   struct Shard;
   DriftMonitor(const DriftOptions& options, ReferenceDistribution reference, std::string name,
-               std::string version, MetricsRegistry& metrics, const Clock& clock);
+               std::string version, MetricsRegistry& metrics, const Clock& clock,
+               std::string tenant);
   Shard* ShardForThisThread();
   void Merge(int64_t now_us);
   std::vector<WindowReport> Evaluate(int64_t now_us) const;
@@ -132,6 +137,7 @@ class DriftMonitor {
   const ReferenceDistribution reference_;
   const std::string model_name_;
   const std::string model_version_;
+  const std::string tenant_;
   const Clock& clock_;
   const uint64_t instance_id_;
 

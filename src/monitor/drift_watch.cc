@@ -14,32 +14,36 @@ DriftWatch::DriftWatch(const DriftOptions& options, std::span<const std::string_
       metrics_(metrics),
       clock_(clock) {}
 
-Result<DriftMonitor*> DriftWatch::Add(std::string_view name, std::string_view version) {
+Result<DriftMonitor*> DriftWatch::Add(std::string_view scope, std::string_view name,
+                                      std::string_view version) {
   const size_t n = size_.load(std::memory_order_relaxed);
   for (size_t i = 0; i < n; ++i) {
-    if (entries_[i].name == name && entries_[i].version == version) {
+    if (entries_[i].name == name && entries_[i].version == version && entries_[i].scope == scope) {
       return entries_[i].monitor.get();
     }
   }
-  if (n == kMaxVersions) {
+  size_t in_scope = 0;
+  for (size_t i = 0; i < n; ++i) in_scope += entries_[i].scope == scope ? 1 : 0;
+  if (in_scope == kMaxVersions || n == kMaxMonitors) {
     if (!warned_full_) {
-      spdlog::warn("drift: {} model versions watched already; {} v{} is not watched", kMaxVersions,
+      spdlog::warn("drift: {} model versions watched already; {} v{} is not watched", in_scope,
                    name, version);
       warned_full_ = true;
     }
     return nullptr;
   }
   Entry& entry = entries_[n];
+  entry.scope = std::string(scope);
   entry.name = std::string(name);
   entry.version = std::string(version);
   // Whatever happens, the version is recorded, so a missing or bad reference is looked up once.
   Status status = Status::Ok();
-  auto reference = loader_(name, version);
+  auto reference = loader_(scope, name, version);
   if (!reference.ok()) {
     status = reference.status();
   } else if (reference->has_value()) {
     auto monitor = DriftMonitor::Create(options_, std::move(**reference), feature_names_,
-                                        entry.name, entry.version, metrics_, clock_);
+                                        entry.name, entry.version, metrics_, clock_, entry.scope);
     if (monitor.ok()) {
       entry.monitor = std::move(monitor).value();
       entry.monitor->Start();
@@ -61,18 +65,19 @@ Result<DriftMonitor*> DriftWatch::Add(std::string_view name, std::string_view ve
 
 Status DriftWatch::Watch(std::string_view name, std::string_view version) {
   std::lock_guard lock(mu_);
-  auto added = Add(name, version);
+  auto added = Add(std::string_view(), name, version);
   return added.ok() ? Status::Ok() : added.status();
 }
 
-DriftMonitor* DriftWatch::For(std::string_view name, std::string_view version) {
+DriftMonitor* DriftWatch::For(std::string_view scope, std::string_view name,
+                              std::string_view version) {
   const size_t n = size_.load(std::memory_order_acquire);
   for (size_t i = 0; i < n; ++i) {
     const Entry& e = entries_[i];
-    if (e.version == version && e.name == name) return e.monitor.get();
+    if (e.version == version && e.name == name && e.scope == scope) return e.monitor.get();
   }
   std::lock_guard lock(mu_);
-  auto added = Add(name, version);
+  auto added = Add(scope, name, version);
   return added.ok() ? *added : nullptr;
 }
 

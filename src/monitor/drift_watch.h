@@ -1,6 +1,8 @@
-// DriftWatch: one DriftMonitor per model version that decides, created (and started) the first
+// DriftWatch: one DriftMonitor per model version that decides, per scope (the deployment's
+// models, scope "", or one tenant's own, scope = the tenant), created (and started) the first
 // time that version asks for it, with its reference from a loader, so drift is watched for
-// whichever model the lifecycle activates. Owns the monitors until destruction; thread-safe,
+// whichever model the lifecycle activates and one tenant's traffic never moves (or freezes)
+// another tenant's model. Owns the monitors until destruction; thread-safe,
 // and For is lock-free once a version has been looked up.
 #pragma once
 
@@ -29,10 +31,14 @@ class DriftWatch {
   // The most model versions watched at once (each monitor has a thread); later versions are
   // not watched, with a warning.
   static constexpr size_t kMaxVersions = 8;
+  // Per scope: one tenant activating many models uses up its own share, never another
+  // tenant's or the deployment's (I7). The total bounds the monitor threads.
+  static constexpr size_t kMaxMonitors = 64;
 
   // A version's reference: nullopt when it has none (not watched), an error when it is bad.
+  // `scope` says whose registry to look in: "" for the deployment's, else the tenant's.
   using ReferenceLoader = std::function<Result<std::optional<ReferenceDistribution>>(
-      std::string_view name, std::string_view version)>;
+      std::string_view scope, std::string_view name, std::string_view version)>;
 
   // `feature_names` (the engine's feature vector order), `metrics` and `clock` must outlive
   // the watch.
@@ -42,19 +48,26 @@ class DriftWatch {
   // Looks the version up now and reports a bad reference (start-up uses it for the configured
   // model, so that a broken reference.json stops the engine rather than drift watch).
   Status Watch(std::string_view name, std::string_view version);
-  // The monitor of this version, made on first use; null when the version has no reference,
-  // its reference failed to load (logged once) or kMaxVersions are watched already.
-  DriftMonitor* For(std::string_view name, std::string_view version);
+  // The monitor of this version in this scope, made on first use; null when the version has
+  // no reference, its reference failed to load (logged once) or kMaxVersions (in its scope) or
+  // kMaxMonitors (in all) are watched
+  // already. The two-argument form is the deployment's scope.
+  DriftMonitor* For(std::string_view scope, std::string_view name, std::string_view version);
+  DriftMonitor* For(std::string_view name, std::string_view version) {
+    return For(std::string_view(), name, version);
+  }
   // Every monitor made so far, oldest first.
   std::vector<DriftMonitor*> monitors() const;
 
  private:
   struct Entry {
+    std::string scope;
     std::string name;
     std::string version;
     std::unique_ptr<DriftMonitor> monitor;  // null: not watched
   };
-  Result<DriftMonitor*> Add(std::string_view name, std::string_view version);  // mu_ held
+  Result<DriftMonitor*> Add(std::string_view scope, std::string_view name,
+                            std::string_view version);  // mu_ held
 
   const DriftOptions options_;
   const std::span<const std::string_view> feature_names_;
@@ -63,7 +76,7 @@ class DriftWatch {
   const Clock& clock_;
   // Append-only: an entry is complete before `size_` publishes it (release/acquire), and is
   // never changed afterwards.
-  std::array<Entry, kMaxVersions> entries_;
+  std::array<Entry, kMaxMonitors> entries_;
   std::atomic<size_t> size_{0};
   mutable std::mutex mu_;  // serializes Add
   bool warned_full_ = false;

@@ -26,9 +26,10 @@ class DriftWatchTest : public ::testing::Test {
   DriftWatch Make() {
     return DriftWatch(
         DriftOptions{}, kEngineFeatures,
-        [this](std::string_view name,
+        [this](std::string_view scope, std::string_view name,
                std::string_view version) -> Result<std::optional<ReferenceDistribution>> {
           ++loads_;
+          if (scope == "no-reference") return std::optional<ReferenceDistribution>();
           if (name == "bad") return InvalidArgument("reference: broken", "features");
           if (version == "none") return std::optional<ReferenceDistribution>();
           return std::optional<ReferenceDistribution>(Reference());
@@ -81,6 +82,16 @@ TEST_F(DriftWatchTest, AtMostMaxVersions) {
   EXPECT_EQ(watch.monitors().size(), DriftWatch::kMaxVersions);
 }
 
+TEST_F(DriftWatchTest, OneTenantFillingItsShareLeavesOthersWatched) {
+  DriftWatch watch = Make();
+  for (size_t i = 0; i < DriftWatch::kMaxVersions; ++i) {
+    EXPECT_NE(watch.For("alpha", "aml", std::to_string(i)), nullptr);
+  }
+  EXPECT_EQ(watch.For("alpha", "aml", "late"), nullptr);
+  EXPECT_NE(watch.For("aml", "late"), nullptr);
+  EXPECT_NE(watch.For("beta", "aml", "late"), nullptr);
+}
+
 TEST_F(DriftWatchTest, ConcurrentLookupsAgree) {
   DriftWatch watch = Make();
   std::vector<std::thread> threads;
@@ -99,6 +110,30 @@ TEST_F(DriftWatchTest, ConcurrentLookupsAgree) {
   for (DriftMonitor* m : seen) EXPECT_EQ(m, seen[0]);
   EXPECT_EQ(loads_.load(), 3);
   EXPECT_EQ(watch.monitors().size(), 3u);
+}
+
+TEST_F(DriftWatchTest, EachTenantsModelHasItsOwnMonitor) {
+  DriftWatch watch = Make();
+  DriftMonitor* deployment = watch.For("aml", "1");
+  DriftMonitor* alpha = watch.For("alpha", "aml", "1");
+  DriftMonitor* beta = watch.For("beta", "aml", "1");
+  ASSERT_NE(deployment, nullptr);
+  ASSERT_NE(alpha, nullptr);
+  ASSERT_NE(beta, nullptr);
+  // Same name and version, three scopes: three monitors, so one tenant's drift (or freeze)
+  // never touches another's.
+  EXPECT_NE(alpha, deployment);
+  EXPECT_NE(alpha, beta);
+  EXPECT_EQ(watch.For("", "aml", "1"), deployment);
+  EXPECT_EQ(watch.For("alpha", "aml", "1"), alpha);
+  EXPECT_EQ(deployment->tenant(), "");
+  EXPECT_EQ(alpha->tenant(), "alpha");
+  // The loader is asked with the scope: a tenant whose registry has no reference is unwatched.
+  EXPECT_EQ(watch.For("no-reference", "aml", "1"), nullptr);
+  const std::string text = metrics_.RenderPrometheus();
+  EXPECT_NE(text.find("verdict_drift_level{model=\"aml\",version=\"1\",tenant=\"alpha\"}"),
+            std::string::npos)
+      << text.substr(0, 2000);
 }
 
 }  // namespace

@@ -149,7 +149,8 @@ class LifecycleTest(unittest.TestCase):
             self.assertEqual([(e["name"], e["version"]) for e in body["models"]], [("aml", "1")])
             self.assertEqual(body["models"][0]["manifest"]["feature_schema"], "features-2")
             self.assertIsNone(body["active"]["primary"])
-            stored = os.path.join(server.tmp, "var", "models", "aml", "1")
+            # The caller's tenant ("dev" under --insecure-dev) registered it: its own registry.
+            stored = os.path.join(server.tmp, "var", "tenant-models", "dev", "aml", "1")
             self.assertEqual(sorted(os.listdir(stored)),
                              ["manifest.json", "model.json", "reference.json"])
             # Activation errors name their field.

@@ -206,7 +206,7 @@ class ServerTest(unittest.TestCase):
         text = data.decode()
         self.assertRegex(text, r'verdict_api_requests_total\{route="/v1/decisions",status="200"\} \d+')
         self.assertRegex(text, r'verdict_api_requests_total\{route="/v1/decisions",status="400"\} \d+')
-        self.assertRegex(text, r'verdict_engine_decisions_total\{outcome="allow",path="fallback"\} [1-9]')
+        self.assertRegex(text, r'verdict_engine_decisions_total\{outcome="allow",path="fallback",tenant="dev"\} [1-9]')
         self.assertRegex(text, r'verdict_engine_stage_seconds_bucket\{stage="features",le="\+Inf"\} [1-9]')
         self.assertRegex(text, r"verdict_api_open_connections \d+")
 
