@@ -6,6 +6,7 @@
 #include <simdjson.h>
 
 #include <array>
+#include <cctype>
 
 #include "api/auth_context.h"
 #include "common/json_writer.h"
@@ -64,8 +65,13 @@ Status ValidateTenant(std::string_view tenant, std::string_view field) {
     ok &= (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
           c == '_' || c == '-';
   }
+  // A tenant names directories (tenant-models/<tenant>/): "." and ".." must not be names, so
+  // the first character is a letter or digit.
+  ok &= !tenant.empty() && std::isalnum(static_cast<unsigned char>(tenant.front()));
   if (!ok) {
-    return InvalidArgument(std::string(field) + " must be 1 to 64 of A-Z a-z 0-9 . _ -",
+    return InvalidArgument(std::string(field) +
+                               " must be 1 to 64 of A-Z a-z 0-9 . _ -, starting with a letter or "
+                               "digit",
                            std::string(field));
   }
   return Status::Ok();

@@ -72,6 +72,9 @@ TEST(KeyStoreTest, ValidatesTenantAndRoles) {
   MemoryStorage storage;
   auto store = std::move(KeyStore::Open(storage)).value();
   EXPECT_EQ(store->Create("bad tenant", "", kAdmin, 1, "cli").status().field(), "tenant");
+  for (const char* dots : {".", "..", "-a", ".hidden"}) {  // would name odd directories
+    EXPECT_EQ(store->Create(dots, "", kAdmin, 1, "cli").status().field(), "tenant") << dots;
+  }
   EXPECT_EQ(store->Create("t", "", 0, 1, "cli").status().field(), "roles");
   EXPECT_TRUE(storage.entries.empty());
 }
