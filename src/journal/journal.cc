@@ -272,6 +272,8 @@ uint64_t Journal::durable_sequence() const {
 
 uint64_t Journal::backlog() const {
   std::lock_guard lock(mu_);
+  // Failed closed, nothing is waiting any more: what was queued has been refused.
+  if (!failure_.ok()) return 0;
   return next_seq_ - 1 - durable_seq_;
 }
 

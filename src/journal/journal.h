@@ -135,7 +135,8 @@ class Journal {
   bool healthy() const;
   Status health() const;              // Ok, or kUnavailable with the reason
   uint64_t durable_sequence() const;  // the last committed seq (0: none)
-  // Entries enqueued and not yet durable (queued or in the group being written).
+  // Entries enqueued and not yet durable (queued or in the group being written); 0 once the
+  // journal has failed closed.
   uint64_t backlog() const;
   Digest last_hash() const;  // record hash of durable_sequence()
   double recovery_seconds() const { return recovery_seconds_; }

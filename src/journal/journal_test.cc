@@ -430,6 +430,9 @@ void ExpectFailClosed(bool fail_syncs) {
     j->WhenDurable(100, [&](const Status& s) { waited = s; });
     EXPECT_EQ(waited.code(), StatusCode::kUnavailable);
     EXPECT_EQ(j->durable_sequence(), 5u);
+    // Nothing waits for this journal any more: a scheduler holding work back for its backlog
+    // must let it through, to be refused with 503 rather than never answered.
+    EXPECT_EQ(j->backlog(), 0u);
     EXPECT_EQ(metrics.GetGauge("verdict_journal_healthy", "")->value(), 0);
   }
   auto j = OpenOrDie(Options(dir));
