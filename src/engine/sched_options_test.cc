@@ -1,0 +1,40 @@
+// [sched] configuration (SchedulerOptions), read by engine_options.cc: the journal backlog
+// that holds non-realtime work back in the scheduler.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <string>
+
+#include "engine/engine_options.h"
+
+namespace verdict {
+namespace {
+
+TEST(SchedOptionsTest, JournalBacklogDefaultsTo256AndZeroTurnsItOff) {
+  auto defaults = ParseEngineOptions("", "t.toml");
+  ASSERT_TRUE(defaults.ok()) << defaults.status().ToString();
+  EXPECT_EQ(defaults->sched.downstream_limit, 256u);
+  auto off = ParseEngineOptions("[sched]\njournal_backlog = 0\n", "t.toml");
+  ASSERT_TRUE(off.ok()) << off.status().ToString();
+  EXPECT_EQ(off->sched.downstream_limit, 0u);
+}
+
+TEST(SchedOptionsTest, BadJournalBacklogIsAnErrorNamingTheKey) {
+  for (const char* toml : {"[sched]\njournal_backlog = -1\n", "[sched]\njournal_backlog = \"x\"\n",
+                           "[sched]\njournal_backlog = 99999999\n"}) {
+    auto options = ParseEngineOptions(toml, "t.toml");
+    ASSERT_FALSE(options.ok()) << toml;
+    EXPECT_EQ(options.status().field(), "sched.journal_backlog") << options.status().ToString();
+  }
+}
+
+TEST(SchedOptionsTest, TheShippedConfigurationSaysTheDefault) {
+  const char* root = std::getenv("VERDICT_SOURCE_DIR");
+  ASSERT_NE(root, nullptr) << "CTest sets VERDICT_SOURCE_DIR";
+  auto shipped = LoadEngineOptions(std::string(root) + "/config/verdict.toml");
+  ASSERT_TRUE(shipped.ok()) << shipped.status().ToString();
+  EXPECT_EQ(shipped->sched.downstream_limit, 256u);
+}
+
+}  // namespace
+}  // namespace verdict
