@@ -69,12 +69,7 @@ int RunDriftReport(const DriftFlags& flags) {
   auto builder = monitor::DriftReportBuilder::Create(std::move(reference).value(), kFeatureNames);
   if (!builder.ok()) return Fail(builder.status());
 
-  ReaderOptions reader_options;
-  reader_options.path = flags.input;
-  auto format = ParseCsvFormat(flags.format);
-  if (!format.ok()) return Fail(format.status());
-  reader_options.format = *format;
-  auto reader = TransactionReader::Open(reader_options);
+  auto reader = TransactionReader::Open(flags.input, flags.format);
   if (!reader.ok()) return Fail(reader.status());
 
   // Features with the code `verdict train` and `replay` use: the same values the model saw.

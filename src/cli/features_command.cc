@@ -30,12 +30,7 @@ int Fail(const Status& s) {
 
 int RunFeatures(const FeaturesFlags& flags) {
   const auto start = std::chrono::steady_clock::now();
-  ReaderOptions reader_options;
-  reader_options.path = flags.input;
-  auto format = ParseCsvFormat(flags.format);
-  if (!format.ok()) return Fail(format.status());
-  reader_options.format = *format;
-  auto reader = TransactionReader::Open(reader_options);
+  auto reader = TransactionReader::Open(flags.input, flags.format);
   if (!reader.ok()) return Fail(reader.status());
   training::LabelOverrides case_labels;
   if (!flags.labels_from_cases.empty()) {

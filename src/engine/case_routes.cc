@@ -2,7 +2,10 @@
 
 #include <simdjson.h>
 
+#include <algorithm>
 #include <charconv>
+#include <initializer_list>
+#include <map>
 #include <memory>
 #include <utility>
 
@@ -79,6 +82,23 @@ Result<std::string> StringField(simdjson::dom::element value, std::string_view k
     return InvalidArgument(std::string(key) + " must be a string", std::string(key));
   }
   return std::string(s);
+}
+
+// The string fields of a case action's JSON object body, by name (the last of a repeated
+// name wins). A field outside `allowed`, or one that is not a string, is an error naming it.
+Result<std::map<std::string, std::string, std::less<>>> StringFields(
+    std::string_view body, std::string_view expected,
+    std::initializer_list<std::string_view> allowed) {
+  simdjson::dom::parser parser;
+  simdjson::padded_string padded(body);
+  VERDICT_ASSIGN_OR_RETURN(simdjson::dom::object obj, ParseBody(parser, padded, expected));
+  std::map<std::string, std::string, std::less<>> fields;
+  for (auto [key, value] : obj) {
+    if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) return UnknownField(key);
+    VERDICT_ASSIGN_OR_RETURN(std::string s, StringField(value, key));
+    fields.insert_or_assign(std::string(key), std::move(s));
+  }
+  return fields;
 }
 
 // One record of the account's timeline: when, how much, which way, and what was decided.
@@ -179,9 +199,9 @@ Status WriteProof(const journal::Journal& journal, const journal::JournalRecord&
   return Status::Ok();
 }
 
-// The engine explains a flagged decision after journaling it (outside the stripe locks), so the
-// record keeps the features, not the explanation: recompute it with the very model that decided
-// (same name, version and sha256) when that model is still loaded. Empty otherwise.
+// Records journaled before 2026-12-03 lack the explanation (the engine made it after
+// journaling): recompute it from the record's features with the very model that decided (same
+// name, version and sha256) when that model is still loaded. Empty otherwise.
 std::vector<Contribution> ExplainRecord(const lifecycle::TenantModels* models,
                                         const journal::JournalRecord& record) {
   const Decision& d = record.decision;
@@ -392,16 +412,9 @@ void RegisterCaseRoutes(cases::CaseStore& store, const journal::Journal& journal
         const std::string principal = Principal(request);
         std::string assignee = principal;
         if (!request.body.empty()) {
-          simdjson::dom::parser parser;
-          simdjson::padded_string body(request.body);
-          auto obj = ParseBody(parser, body, "with an optional \"assignee\"");
-          if (!obj.ok()) return respond(ErrorResponse(obj.status()));
-          for (auto [key, value] : *obj) {
-            if (key != "assignee") return respond(ErrorResponse(UnknownField(key)));
-            auto s = StringField(value, key);
-            if (!s.ok()) return respond(ErrorResponse(s.status()));
-            assignee = std::move(s).value();
-          }
+          auto fields = StringFields(request.body, "with an optional \"assignee\"", {"assignee"});
+          if (!fields.ok()) return respond(ErrorResponse(fields.status()));
+          if (auto it = fields->find("assignee"); it != fields->end()) assignee = it->second;
         }
         respond(CaseResponse(
             store.Assign(request.auth.tenant, request.PathParam("case_id"), principal, assignee)));
@@ -412,22 +425,14 @@ void RegisterCaseRoutes(cases::CaseStore& store, const journal::Journal& journal
   router.Add(
       "POST", "/v1/cases/{case_id}:comment",
       [&store](HttpRequest&& request, Responder respond) {
-        simdjson::dom::parser parser;
-        simdjson::padded_string body(request.body);
-        auto obj = ParseBody(parser, body, "with \"text\"");
-        if (!obj.ok()) return respond(ErrorResponse(obj.status()));
-        std::string text;
-        bool has_text = false;
-        for (auto [key, value] : *obj) {
-          if (key != "text") return respond(ErrorResponse(UnknownField(key)));
-          auto s = StringField(value, key);
-          if (!s.ok()) return respond(ErrorResponse(s.status()));
-          text = std::move(s).value();
-          has_text = true;
+        auto fields = StringFields(request.body, "with \"text\"", {"text"});
+        if (!fields.ok()) return respond(ErrorResponse(fields.status()));
+        auto text = fields->find("text");
+        if (text == fields->end()) {
+          return respond(ErrorResponse(InvalidArgument("text is required", "text")));
         }
-        if (!has_text) return respond(ErrorResponse(InvalidArgument("text is required", "text")));
         respond(CaseResponse(store.Comment(request.auth.tenant, request.PathParam("case_id"),
-                                           Principal(request), text)));
+                                           Principal(request), text->second)));
       },
       write);
 
@@ -435,34 +440,22 @@ void RegisterCaseRoutes(cases::CaseStore& store, const journal::Journal& journal
   router.Add(
       "POST", "/v1/cases/{case_id}:dispose",
       [&store](HttpRequest&& request, Responder respond) {
-        simdjson::dom::parser parser;
-        simdjson::padded_string body(request.body);
-        auto obj = ParseBody(parser, body, "with \"disposition\" and an optional \"note\"");
-        if (!obj.ok()) return respond(ErrorResponse(obj.status()));
-        std::optional<cases::Disposition> disposition;
-        std::string note;
-        for (auto [key, value] : *obj) {
-          auto s = StringField(value, key);
-          if (key == "disposition") {
-            if (!s.ok()) return respond(ErrorResponse(s.status()));
-            auto parsed = cases::ParseDisposition(*s);
-            if (!parsed.ok()) return respond(ErrorResponse(parsed.status()));
-            disposition = *parsed;
-          } else if (key == "note") {
-            if (!s.ok()) return respond(ErrorResponse(s.status()));
-            note = std::move(s).value();
-          } else {
-            return respond(ErrorResponse(UnknownField(key)));
-          }
-        }
-        if (!disposition) {
+        auto fields = StringFields(request.body, "with \"disposition\" and an optional \"note\"",
+                                   {"disposition", "note"});
+        if (!fields.ok()) return respond(ErrorResponse(fields.status()));
+        auto named = fields->find("disposition");
+        if (named == fields->end()) {
           return respond(ErrorResponse(InvalidArgument(
               "disposition is required: true_positive, false_positive, escalated or "
               "closed_no_action",
               "disposition")));
         }
+        auto disposition = cases::ParseDisposition(named->second);
+        if (!disposition.ok()) return respond(ErrorResponse(disposition.status()));
+        auto note = fields->find("note");
         respond(CaseResponse(store.Dispose(request.auth.tenant, request.PathParam("case_id"),
-                                           Principal(request), *disposition, note)));
+                                           Principal(request), *disposition,
+                                           note == fields->end() ? std::string() : note->second)));
       },
       write);
 }

@@ -21,6 +21,14 @@ std::string TypologyOfFolder(const std::string& path) {
 
 }  // namespace
 
+Result<std::unique_ptr<TransactionReader>> TransactionReader::Open(std::string path,
+                                                                   std::string_view format_name) {
+  ReaderOptions options;
+  options.path = std::move(path);
+  VERDICT_ASSIGN_OR_RETURN(options.format, ParseCsvFormat(format_name));
+  return Open(options);
+}
+
 Result<std::unique_ptr<TransactionReader>> TransactionReader::Open(const ReaderOptions& options) {
   std::unique_ptr<TransactionReader> reader(new TransactionReader());
   std::error_code ec;

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 
 #include "common/result.h"
@@ -35,6 +36,10 @@ struct ReaderOptions {
 class TransactionReader {
  public:
   static Result<std::unique_ptr<TransactionReader>> Open(const ReaderOptions& options);
+  // Open with the other options at their defaults, the format named as the CLI takes it
+  // ("auto", "verdict", "iso20022", ...; see ParseCsvFormat).
+  static Result<std::unique_ptr<TransactionReader>> Open(std::string path,
+                                                         std::string_view format_name);
   // Reads CSV text already in memory (tests, fuzzing). kAmlSimFolder is not accepted here.
   static Result<std::unique_ptr<TransactionReader>> FromString(std::string data,
                                                                const ReaderOptions& options);
