@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# One open-loop run against the shipped configuration (as bench/load/knee.sh starts it), for the
+# by-hand figures in docs/PERFORMANCE.md (issue 7): latency by class, and the engine's CPU per
+# answered request (utime + stime of the process over the run, from /proc/PID/stat).
+# Usage (from the repository root): bench/load/one_run.sh RATE SECONDS [build/release/bin]
+# Environment: ENGINE_CPU (default 1), LOAD_CPU (0), CONNECTIONS (64), MIX (standard=1),
+#   DURABILITY (sync | async), FIFO=1 (the plain FIFO scheduler), EXTRA_TOML (appended to the configuration, e.g.
+#   $'[tenants.bench]\nrate = 1' to have every request refused by the rate limit).
+#   PERF=1 records `perf record -g` of the engine for 3 s into $OUT/perf.data;
+#   STRACE=1 counts its system calls for 3 s into $OUT/strace.txt.
+set -euo pipefail
+RATE=$1
+SECONDS_=$2
+BIN=${3:-build/release/bin}
+OUT=${OUT:-/tmp/verdict-one-run}
+mkdir -p "$OUT"
+work=$(mktemp -d)
+trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
+
+"$BIN/verdict" sim --accounts 20000 --days 40 --out "$work/sim.csv" > /dev/null 2>&1
+/usr/bin/python3 bench/load/sim_to_requests.py "$work/sim.csv" "$work/sim.jsonl"
+
+sed -e 's/^workers = 0/workers = 1/' -e 's/^io_threads = .*/io_threads = 1/' \
+  -e "s/^durability = .*/durability = \"${DURABILITY:-sync}\"/" \
+  -e "s/^fifo = false/fifo = $([ -n "${FIFO:-}" ] && echo true || echo false)/" \
+  config/verdict.toml > "$work/verdict.toml"
+printf '\n[drift]\nenabled = false\n%b\n' "${EXTRA_TOML:-}" >> "$work/verdict.toml"
+KEY=$("$BIN/verdict" keys create --data-dir "$work/var" --tenant bench --role scorer --json |
+  /usr/bin/python3 -c 'import json,sys;print(json.load(sys.stdin)["key"])')
+taskset -c "${ENGINE_CPU:-1}" "$BIN/verdict" serve --config "$work/verdict.toml" \
+  --listen 127.0.0.1:0 --data-dir "$work/var" --port-file "$work/port" > "$work/engine.log" 2>&1 &
+ENGINE=$!
+for _ in $(seq 100); do [ -f "$work/port" ] && break; sleep 0.1; done
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$ENGINE/stat"; }
+before=$(cpu_ticks)
+probes=()
+if [ -n "${PERF:-}" ]; then
+  (sleep 1; perf record -g -o "$OUT/perf.data" -p "$ENGINE" -- sleep 3 > /dev/null 2>&1) &
+  probes+=($!)
+fi
+if [ -n "${STRACE:-}" ]; then
+  (sleep 1; timeout 3 strace -c -f -p "$ENGINE" -o "$OUT/strace.txt") &
+  probes+=($!)
+fi
+taskset -c "${LOAD_CPU:-0}" "$BIN/verdict-load" --target "http://127.0.0.1:$(cat "$work/port")" \
+  --rate "$RATE" --duration "$SECONDS_" --connections "${CONNECTIONS:-64}" \
+  --mix "${MIX:-standard=1}" --input "$work/sim.jsonl" \
+  --header "Authorization: Bearer $KEY" --json > "$OUT/run.json"
+after=$(cpu_ticks)
+for p in "${probes[@]}"; do wait "$p" || true; done
+/usr/bin/python3 - "$OUT/run.json" "$((after - before))" "$(getconf CLK_TCK)" <<'PY'
+import json, sys
+run, ticks, hz = json.load(open(sys.argv[1])), int(sys.argv[2]), int(sys.argv[3])
+answered = run["overall"]["answered"]
+print(f"engine CPU per answered request: {ticks / hz * 1e6 / max(answered, 1):.0f} us")
+for name, c in run["by_class"].items():
+    print(name, {k: c[k] for k in ("sent", "answered", "within_deadline", "fallback", "status",
+                                   "p50_us", "p99_us", "p999_us", "max_us")})
+PY
