@@ -20,32 +20,14 @@ mkdir -p "$OUT"
 work=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
 
-start_engine() {  # $1 = "fifo" for the plain FIFO baseline
-  # The shipped configuration (demo model and policy, durable journal), one worker, one I/O thread.
-  sed -e 's/^workers = 0/workers = 1/' -e 's/^io_threads = .*/io_threads = 1/' \
-    -e "s/^fifo = false/fifo = $([ "${1:-}" = fifo ] && echo true || echo false)/" \
-    config/verdict.toml > "$work/verdict.toml"
-  # Drift watch off: a fresh engine's accounts have no history, which the monitor rightly calls
-  # drift from the trained reference and freezes the model (every decision then takes the
-  # cheaper fallback path, which would flatter the figures).
-  printf '\n[drift]\nenabled = false\n' >> "$work/verdict.toml"
-  rm -rf "$work/var" "$work/port"
-  KEY=$("$BIN/verdict" keys create --data-dir "$work/var" --tenant bench --role scorer --json |
-    /usr/bin/python3 -c 'import json,sys;print(json.load(sys.stdin)["key"])')
-  taskset -c "$ENGINE_CPU" "$BIN/verdict" serve --config "$work/verdict.toml" --listen 127.0.0.1:0 \
-    --data-dir "$work/var" --port-file "$work/port" > "$work/engine.log" 2>&1 &
-  for _ in $(seq 100); do [ -f "$work/port" ] && break; sleep 0.1; done
-  PORT=$(cat "$work/port")
-}
-stop_engine() { kill %1 2>/dev/null || true; wait 2>/dev/null || true; }
+# shellcheck source=bench/load/shipped_engine.sh
+source "$(dirname "$0")/shipped_engine.sh"
 load() {
   taskset -c "$LOAD_CPU" "$BIN/verdict-load" --target "http://127.0.0.1:$1" --connections 64 --json \
     --header "Authorization: Bearer ${KEY:-none}" --input "$work/sim.jsonl" "${@:2}"
 }
 
-# Simulated payments (the population the demo model was trained on), one JSON object a line.
-"$BIN/verdict" sim --accounts 20000 --days 40 --out "$work/sim.csv" > /dev/null 2>&1
-/usr/bin/python3 bench/load/sim_to_requests.py "$work/sim.csv" "$work/sim.jsonl"
+make_sim_input
 
 start_engine
 load "$PORT" --ramp "$RAMP" --duration "$STEP_S" > "$OUT/engine_ramp.json"
@@ -69,15 +51,16 @@ http {
 }
 NGINX
 taskset -c "$ENGINE_CPU" nginx -c "$work/nginx/nginx.conf" -p "$work/nginx" &
+NGINX_PID=$!
 sleep 0.5
 load 18089 --ramp "$RAMP,15000,20000,30000,40000,50000" --duration "$STEP_S" > "$OUT/nginx_ramp.json"
-kill %1 2>/dev/null || true; wait 2>/dev/null || true
+kill "$NGINX_PID" 2>/dev/null || true; wait "$NGINX_PID" 2>/dev/null || true
 echo "nginx knee: $(/usr/bin/python3 -c "import json;print(json.load(open('$OUT/nginx_ramp.json'))['knee_per_s'])")/s" >&2
 
 RATE=$(( KNEE * 33 / 10 ))
 MIX=$(/usr/bin/python3 -c "k=$KNEE;print('realtime=%.4f,bulk=%.4f' % (0.1*k/(3.3*k), 3*k/(3.3*k)))")
 for mode in priority fifo; do
-  start_engine "$mode"
+  FIFO=$([ "$mode" = fifo ] && echo 1 || true) start_engine
   load "$PORT" --rate "$RATE" --duration 10 --mix "$MIX" > "$OUT/overload_$mode.json"
   stop_engine
 done

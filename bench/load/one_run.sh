@@ -17,20 +17,11 @@ mkdir -p "$OUT"
 work=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
 
-"$BIN/verdict" sim --accounts 20000 --days 40 --out "$work/sim.csv" > /dev/null 2>&1
-/usr/bin/python3 bench/load/sim_to_requests.py "$work/sim.csv" "$work/sim.jsonl"
-
-sed -e 's/^workers = 0/workers = 1/' -e 's/^io_threads = .*/io_threads = 1/' \
-  -e "s/^durability = .*/durability = \"${DURABILITY:-sync}\"/" \
-  -e "s/^fifo = false/fifo = $([ -n "${FIFO:-}" ] && echo true || echo false)/" \
-  config/verdict.toml > "$work/verdict.toml"
-printf '\n[drift]\nenabled = false\n%b\n' "${EXTRA_TOML:-}" >> "$work/verdict.toml"
-KEY=$("$BIN/verdict" keys create --data-dir "$work/var" --tenant bench --role scorer --json |
-  /usr/bin/python3 -c 'import json,sys;print(json.load(sys.stdin)["key"])')
-taskset -c "${ENGINE_CPU:-1}" "$BIN/verdict" serve --config "$work/verdict.toml" \
-  --listen 127.0.0.1:0 --data-dir "$work/var" --port-file "$work/port" > "$work/engine.log" 2>&1 &
-ENGINE=$!
-for _ in $(seq 100); do [ -f "$work/port" ] && break; sleep 0.1; done
+ENGINE_CPU=${ENGINE_CPU:-1}
+# shellcheck source=bench/load/shipped_engine.sh
+source "$(dirname "$0")/shipped_engine.sh"
+make_sim_input
+start_engine
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$ENGINE/stat"; }
 before=$(cpu_ticks)
 probes=()
@@ -42,7 +33,7 @@ if [ -n "${STRACE:-}" ]; then
   (sleep 1; timeout 3 strace -c -f -p "$ENGINE" -o "$OUT/strace.txt") &
   probes+=($!)
 fi
-taskset -c "${LOAD_CPU:-0}" "$BIN/verdict-load" --target "http://127.0.0.1:$(cat "$work/port")" \
+taskset -c "${LOAD_CPU:-0}" "$BIN/verdict-load" --target "http://127.0.0.1:$PORT" \
   --rate "$RATE" --duration "$SECONDS_" --connections "${CONNECTIONS:-64}" \
   --mix "${MIX:-standard=1}" --input "$work/sim.jsonl" \
   --header "Authorization: Bearer $KEY" --json > "$OUT/run.json"

@@ -1,0 +1,34 @@
+# Sourced by bench/load/knee.sh and one_run.sh: the shipped configuration (demo model and policy,
+# durable journal) with one worker and one I/O thread, an API key, and simulated payments.
+# Needs BIN (the build's bin folder), work (a scratch folder) and ENGINE_CPU; defines KEY and
+# PORT, and ENGINE (the engine's pid).
+
+# Simulated payments (the population the demo model was trained on), one JSON object a line, in
+# $work/sim.jsonl.
+make_sim_input() {
+  "$BIN/verdict" sim --accounts 20000 --days 40 --out "$work/sim.csv" > /dev/null 2>&1
+  /usr/bin/python3 bench/load/sim_to_requests.py "$work/sim.csv" "$work/sim.jsonl"
+}
+
+# Starts a fresh engine. Environment: FIFO=1 (the plain FIFO scheduler), DURABILITY (sync |
+# async), EXTRA_TOML (appended to the configuration).
+start_engine() {
+  sed -e 's/^workers = 0/workers = 1/' -e 's/^io_threads = .*/io_threads = 1/' \
+    -e "s/^durability = .*/durability = \"${DURABILITY:-sync}\"/" \
+    -e "s/^fifo = false/fifo = $([ -n "${FIFO:-}" ] && echo true || echo false)/" \
+    config/verdict.toml > "$work/verdict.toml"
+  # Drift watch off: a fresh engine's accounts have no history, which the monitor rightly calls
+  # drift from the trained reference and freezes the model (every decision then takes the
+  # cheaper fallback path, which would flatter the figures).
+  printf '\n[drift]\nenabled = false\n%b\n' "${EXTRA_TOML:-}" >> "$work/verdict.toml"
+  rm -rf "$work/var" "$work/port"
+  KEY=$("$BIN/verdict" keys create --data-dir "$work/var" --tenant bench --role scorer --json |
+    /usr/bin/python3 -c 'import json,sys;print(json.load(sys.stdin)["key"])')
+  taskset -c "$ENGINE_CPU" "$BIN/verdict" serve --config "$work/verdict.toml" \
+    --listen 127.0.0.1:0 --data-dir "$work/var" --port-file "$work/port" > "$work/engine.log" 2>&1 &
+  ENGINE=$!
+  for _ in $(seq 100); do [ -f "$work/port" ] && break; sleep 0.1; done
+  PORT=$(cat "$work/port")
+}
+
+stop_engine() { kill "$ENGINE" 2>/dev/null || true; wait "$ENGINE" 2>/dev/null || true; }
