@@ -247,6 +247,49 @@ BENCHMARK(BM_LatencyAtRate)
     ->Unit(benchmark::kMillisecond)
     ->Iterations(1);
 
+// An analyst's account listing (the 50 newest decisions of one account) after `n` decisions:
+// what one read of GET /v1/accounts/{account}/decisions costs (on the I/O thread).
+void BM_ListByAccount(benchmark::State& state) {
+  const uint64_t n = static_cast<uint64_t>(state.range(0));
+  std::string dir = FreshDir("list");
+  JournalOptions o;
+  o.data_dir = dir;
+  o.durability = Durability::kAsync;
+  auto j = Journal::Open(o);
+  if (!j.ok()) {
+    state.SkipWithError(j.status().ToString().c_str());
+    return;
+  }
+  for (uint64_t i = 1; i <= n; ++i) {
+    JournalEntry e = MakeEntry(i);
+    if (i % 100 == 0) e.record.accounts[0] = "ACC-listed";
+    if (!(*j)->Enqueue(std::move(e), [](const Result<CommitInfo>&) {}).ok()) {
+      state.SkipWithError("enqueue failed");
+      return;
+    }
+  }
+  if (!(*j)->Flush().ok()) state.SkipWithError("flush failed");
+  size_t listed = 0;
+  for (auto _ : state) {
+    auto records = (*j)->ListByAccount("bank-a", "ACC-listed", 50, UINT64_MAX);
+    if (!records.ok()) {
+      state.SkipWithError(records.status().ToString().c_str());
+      break;
+    }
+    listed = records->size();
+  }
+  state.counters["listed"] = static_cast<double>(listed);
+  j->reset();
+  std::filesystem::remove_all(dir);
+}
+// The first listings after the burst are far slower (they run while the burst's memtables are
+// flushed): a short run's mean is theirs, so the run is long enough for the steady state.
+BENCHMARK(BM_ListByAccount)
+    ->ArgName("decisions")
+    ->Arg(100'000)
+    ->MinTime(4)
+    ->Unit(benchmark::kMicrosecond);
+
 // Builds a journal of g_recovery_records records (about 1 M distinct accounts at 10 M), closes
 // it, then times Journal::Open with every account state handed to a map, as the engine does.
 void BM_Recovery(benchmark::State& state) {

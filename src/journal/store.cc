@@ -11,6 +11,7 @@
 #include <filesystem>
 
 #include "journal/bytes.h"
+#include "journal/hash_vector_rep.h"
 
 namespace verdict::journal {
 namespace {
@@ -126,14 +127,18 @@ Result<std::unique_ptr<JournalStore>> JournalStore::Open(const StoreOptions& opt
         // vector, sorted once at flush. A point Get would sort a copy: keep it off this family.
         cf_options.memtable_factory.reset(new rocksdb::VectorRepFactory());
       } else if (cf == Cf::kByTransaction) {
-        // Point lookups (idempotency, on every Enqueue) and audit scans: a hash table.
+        // Point lookups (idempotency, on every Enqueue) and audit scans: hashed by whole key.
         cf_options.prefix_extractor.reset(rocksdb::NewNoopTransform());
-        cf_options.memtable_factory.reset(rocksdb::NewHashLinkListRepFactory(1 << 16));
+        cf_options.memtable_factory = std::make_shared<HashVectorRepFactory>();
       } else if (cf == Cf::kByAccount) {
-        // Listed per account, newest first, by a forward prefix iteration (see AccountKey).
+        // Listed per account, newest first, by a forward prefix iteration (see AccountKey):
+        // hashed by account.
         cf_options.prefix_extractor = std::make_shared<AccountPrefixTransform>();
-        cf_options.memtable_factory.reset(rocksdb::NewHashSkipListRepFactory(1 << 16));
+        cf_options.memtable_factory = std::make_shared<HashVectorRepFactory>();
       }
+      // Index and state values are short and barely compress; only record payloads (canonical
+      // input JSON, reasons) are worth the flush thread's CPU.
+      if (cf != Cf::kRecords) cf_options.compression = rocksdb::kNoCompression;
       cf_options.write_buffer_size =
           cf == Cf::kRecords ? options.write_buffer_bytes : options.write_buffer_bytes / 4;
       descriptors.emplace_back(std::string(kCfNames[i]), cf_options);

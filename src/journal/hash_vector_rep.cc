@@ -1,0 +1,259 @@
+#include "journal/hash_vector_rep.h"
+
+#include <rocksdb/slice.h>
+#include <rocksdb/slice_transform.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <new>
+#include <shared_mutex>
+#include <string_view>
+#include <vector>
+
+namespace verdict::journal {
+namespace {
+
+using rocksdb::KeyHandle;
+using rocksdb::MemTableRep;
+using rocksdb::Slice;
+
+class HashVectorRep : public MemTableRep {
+ public:
+  HashVectorRep(const KeyComparator& compare, rocksdb::Allocator* allocator,
+                const rocksdb::SliceTransform* prefix_extractor)
+      : MemTableRep(allocator),
+        compare_(compare),
+        prefix_extractor_(prefix_extractor),
+        slots_(kInitialSlots) {
+    bytes_ = slots_.capacity() * sizeof(Slot);
+  }
+
+  void Insert(KeyHandle handle) override {
+    const char* key = static_cast<const char*>(handle);
+    Slice prefix = PrefixOfEntry(key);
+    uint64_t hash = Hash(prefix);
+    std::unique_lock lock(mu_);
+    if ((used_slots_ + 1) * 2 > slots_.size()) Grow();
+    Slot& slot = slots_[FindSlot(prefix, hash)];
+    if (slot.head == 0) {
+      slot.hash = hash;
+      slot.key = key;
+      ++used_slots_;
+    }
+    size_t capacity = entries_.capacity();
+    entries_.push_back({key, slot.head});
+    slot.head = static_cast<uint32_t>(entries_.size());
+    if (entries_.capacity() != capacity) UpdateBytes();
+  }
+
+  bool Contains(const char* key) const override {
+    Slice prefix = PrefixOfEntry(key);
+    std::shared_lock lock(mu_);
+    const Slot& slot = slots_[FindSlot(prefix, Hash(prefix))];
+    for (uint32_t i = slot.head; i != 0; i = entries_[i - 1].next) {
+      if (compare_(entries_[i - 1].key, key) == 0) return true;
+    }
+    return false;
+  }
+
+  void MarkReadOnly() override {
+    std::unique_lock lock(mu_);
+    read_only_ = true;
+  }
+
+  size_t ApproximateMemoryUsage() override { return bytes_.load(std::memory_order_relaxed); }
+
+  Iterator* GetIterator(rocksdb::Arena* arena) override {
+    bool read_only = false;
+    {
+      std::shared_lock lock(mu_);
+      read_only = read_only_;
+    }
+    if (read_only) {
+      // No more inserts: sort once, and every iterator (the flush's first) shares the order.
+      std::call_once(sorted_once_, [this] { sorted_ = SortedEntries(nullptr); });
+      return MakeIterator(arena, SortedIterator::Order::kTotal, &sorted_);
+    }
+    return MakeIterator(arena, SortedIterator::Order::kTotal, nullptr);
+  }
+
+  Iterator* GetDynamicPrefixIterator(rocksdb::Arena* arena) override {
+    return MakeIterator(arena, SortedIterator::Order::kPrefix, nullptr);
+  }
+
+ private:
+  struct Entry {
+    const char* key;  // the memtable entry: length-prefixed internal key, then the value
+    uint32_t next;    // 1 + index of the previous entry with the same prefix; 0: none
+  };
+  struct Slot {
+    uint64_t hash = 0;
+    const char* key = nullptr;  // any entry with this prefix (to compare prefixes)
+    uint32_t head = 0;          // 1 + index of the newest entry with this prefix; 0: empty slot
+  };
+  static constexpr size_t kInitialSlots = 1 << 12;
+
+  // Positions in a sorted list of entries. Total order: the read-only rep's shared list, or a
+  // sorted copy of every entry taken at the first positioning. Prefix order (RocksDB's dynamic
+  // prefix iterator, and point lookups): each seek takes the sorted entries of its target's
+  // prefix only; SeekToFirst/SeekToLast fall back to every entry.
+  class SortedIterator : public Iterator {
+   public:
+    enum class Order { kTotal, kPrefix };
+    SortedIterator(const HashVectorRep* rep, Order order, const std::vector<const char*>* shared)
+        : rep_(rep), order_(order), keys_(shared != nullptr ? shared : &own_) {
+      pos_ = keys_->size();
+    }
+
+    bool Valid() const override { return pos_ < keys_->size(); }
+    const char* key() const override { return (*keys_)[pos_]; }
+    void Next() override { ++pos_; }
+    void Prev() override { pos_ = pos_ == 0 ? keys_->size() : pos_ - 1; }
+
+    void Seek(const Slice& internal_key, const char* /*memtable_key*/) override {
+      GatherFor(internal_key);
+      auto first = std::lower_bound(
+          keys_->begin(), keys_->end(), internal_key,
+          [this](const char* entry, const Slice& k) { return rep_->compare_(entry, k) < 0; });
+      pos_ = static_cast<size_t>(first - keys_->begin());
+    }
+    void SeekForPrev(const Slice& internal_key, const char* /*memtable_key*/) override {
+      GatherFor(internal_key);
+      // The last entry <= internal_key: the one before the first entry > internal_key.
+      auto first_after = std::upper_bound(
+          keys_->begin(), keys_->end(), internal_key,
+          [this](const Slice& k, const char* entry) { return rep_->compare_(entry, k) > 0; });
+      pos_ = first_after == keys_->begin() ? keys_->size()
+                                           : static_cast<size_t>(first_after - keys_->begin()) - 1;
+    }
+    void SeekToFirst() override {
+      GatherAll();
+      pos_ = 0;
+    }
+    void SeekToLast() override {
+      GatherAll();
+      pos_ = keys_->empty() ? 0 : keys_->size() - 1;
+    }
+
+   private:
+    void GatherFor(const Slice& internal_key) {
+      if (order_ == Order::kTotal) return GatherAll();
+      Slice user_key(internal_key.data(), internal_key.size() - 8);
+      Slice prefix = rep_->PrefixOfUserKey(user_key);
+      own_ = rep_->SortedEntries(&prefix);
+      gathered_all_ = false;
+    }
+    void GatherAll() {
+      if (keys_ != &own_ || gathered_all_) return;
+      own_ = rep_->SortedEntries(nullptr);
+      gathered_all_ = true;
+    }
+
+    const HashVectorRep* rep_;
+    const Order order_;
+    std::vector<const char*> own_;
+    const std::vector<const char*>* keys_;
+    bool gathered_all_ = false;
+    size_t pos_ = 0;
+  };
+
+  // Arena mode (RocksDB's arena-backed iterators): the caller runs only the destructor, and the
+  // arena type is not public; so the memory comes from a list this rep frees when it goes,
+  // which is after every iterator over it (each holds a reference to the memtable).
+  SortedIterator* MakeIterator(rocksdb::Arena* arena, SortedIterator::Order order,
+                               const std::vector<const char*>* shared) {
+    if (arena == nullptr) return new SortedIterator(this, order, shared);
+    std::lock_guard lock(iterator_memory_mu_);
+    iterator_memory_.push_back(std::make_unique<IteratorMemory>());
+    return new (iterator_memory_.back()->bytes) SortedIterator(this, order, shared);
+  }
+
+  Slice PrefixOfUserKey(const Slice& user_key) const {
+    if (prefix_extractor_ == nullptr || !prefix_extractor_->InDomain(user_key)) return user_key;
+    return prefix_extractor_->Transform(user_key);
+  }
+  Slice PrefixOfEntry(const char* key) const { return PrefixOfUserKey(UserKey(key)); }
+  static uint64_t Hash(const Slice& prefix) {
+    return std::hash<std::string_view>{}(std::string_view(prefix.data(), prefix.size()));
+  }
+
+  // The slot holding `prefix`, or the empty slot where it would go. Caller holds mu_.
+  size_t FindSlot(const Slice& prefix, uint64_t hash) const {
+    const size_t mask = slots_.size() - 1;
+    for (size_t i = hash & mask;; i = (i + 1) & mask) {
+      const Slot& slot = slots_[i];
+      if (slot.head == 0) return i;
+      if (slot.hash == hash && PrefixOfEntry(slot.key) == prefix) return i;
+    }
+  }
+
+  // Doubles the table (prefixes are distinct, so reinserting needs no key comparison).
+  void Grow() {
+    std::vector<Slot> grown(slots_.size() * 2);
+    const size_t mask = grown.size() - 1;
+    for (const Slot& slot : slots_) {
+      if (slot.head == 0) continue;
+      size_t i = slot.hash & mask;
+      while (grown[i].head != 0) i = (i + 1) & mask;
+      grown[i] = slot;
+    }
+    slots_.swap(grown);
+    UpdateBytes();
+  }
+
+  void UpdateBytes() {
+    bytes_.store(slots_.capacity() * sizeof(Slot) + entries_.capacity() * sizeof(Entry),
+                 std::memory_order_relaxed);
+  }
+
+  // Every entry (prefix null) or the entries of one prefix, sorted.
+  std::vector<const char*> SortedEntries(const Slice* prefix) const {
+    std::vector<const char*> keys;
+    {
+      std::shared_lock lock(mu_);
+      if (prefix == nullptr) {
+        keys.reserve(entries_.size());
+        for (const Entry& e : entries_) keys.push_back(e.key);
+      } else {
+        const Slot& slot = slots_[FindSlot(*prefix, Hash(*prefix))];
+        for (uint32_t i = slot.head; i != 0; i = entries_[i - 1].next) {
+          keys.push_back(entries_[i - 1].key);
+        }
+      }
+    }
+    std::sort(keys.begin(), keys.end(),
+              [this](const char* a, const char* b) { return compare_(a, b) < 0; });
+    return keys;
+  }
+
+  const KeyComparator& compare_;
+  const rocksdb::SliceTransform* prefix_extractor_;
+  mutable std::shared_mutex mu_;  // guards entries_, slots_, used_slots_, read_only_
+  std::vector<Entry> entries_;
+  std::vector<Slot> slots_;  // open addressing, linear probing; size a power of two
+  size_t used_slots_ = 0;
+  bool read_only_ = false;
+  std::atomic<size_t> bytes_{0};
+  struct IteratorMemory {
+    alignas(SortedIterator) std::byte bytes[sizeof(SortedIterator)];
+  };
+  std::mutex iterator_memory_mu_;
+  std::vector<std::unique_ptr<IteratorMemory>> iterator_memory_;
+  std::once_flag sorted_once_;
+  std::vector<const char*> sorted_;  // every entry, sorted, once read-only
+};
+
+}  // namespace
+
+rocksdb::MemTableRep* HashVectorRepFactory::CreateMemTableRep(
+    const rocksdb::MemTableRep::KeyComparator& compare, rocksdb::Allocator* allocator,
+    const rocksdb::SliceTransform* prefix_extractor, rocksdb::Logger* /*logger*/) {
+  return new HashVectorRep(compare, allocator, prefix_extractor);
+}
+
+}  // namespace verdict::journal
