@@ -8,6 +8,8 @@
 #   $'[tenants.bench]\nrate = 1' to have every request refused by the rate limit).
 #   PERF=1 records `perf record -g` of the engine for 3 s into $OUT/perf.data;
 #   STRACE=1 counts its system calls for 3 s into $OUT/strace.txt.
+#   REALTIME_RATE=R: the engine also gets a realtime listener, and a second verdict-load sends it
+#   R realtime requests/s (8 connections) during the run.
 set -euo pipefail
 RATE=$1
 SECONDS_=$2
@@ -18,6 +20,7 @@ work=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
 
 ENGINE_CPU=${ENGINE_CPU:-1}
+if [ -n "${REALTIME_RATE:-}" ]; then REALTIME_LISTENER=1; fi
 # shellcheck source=bench/load/shipped_engine.sh
 source "$(dirname "$0")/shipped_engine.sh"
 make_sim_input
@@ -33,18 +36,32 @@ if [ -n "${STRACE:-}" ]; then
   (sleep 1; timeout 3 strace -c -f -p "$ENGINE" -o "$OUT/strace.txt") &
   probes+=($!)
 fi
+rm -f "$OUT/realtime.json"
+if [ -n "${REALTIME_RATE:-}" ]; then
+  # Its own transaction ids: the same id with another body would be a 409 conflict.
+  sed 's/"transaction_id":"/"transaction_id":"rt-/' "$work/sim.jsonl" > "$work/realtime.jsonl"
+  taskset -c "${LOAD_CPU:-0}" "$BIN/verdict-load" --target "http://127.0.0.1:$REALTIME_PORT" \
+    --rate "$REALTIME_RATE" --duration "$SECONDS_" --connections 8 --mix realtime=1 \
+    --input "$work/realtime.jsonl" --header "Authorization: Bearer $KEY" --json \
+    > "$OUT/realtime.json" &
+  probes+=($!)
+fi
 taskset -c "${LOAD_CPU:-0}" "$BIN/verdict-load" --target "http://127.0.0.1:$PORT" \
   --rate "$RATE" --duration "$SECONDS_" --connections "${CONNECTIONS:-64}" \
   --mix "${MIX:-standard=1}" --input "$work/sim.jsonl" \
   --header "Authorization: Bearer $KEY" --json > "$OUT/run.json"
 after=$(cpu_ticks)
 for p in "${probes[@]}"; do wait "$p" || true; done
-/usr/bin/python3 - "$OUT/run.json" "$((after - before))" "$(getconf CLK_TCK)" <<'PY'
-import json, sys
+/usr/bin/python3 - "$OUT/run.json" "$((after - before))" "$(getconf CLK_TCK)" "$OUT/realtime.json" <<'PY'
+import json, os, sys
 run, ticks, hz = json.load(open(sys.argv[1])), int(sys.argv[2]), int(sys.argv[3])
 answered = run["overall"]["answered"]
 print(f"engine CPU per answered request: {ticks / hz * 1e6 / max(answered, 1):.0f} us")
-for name, c in run["by_class"].items():
+classes = list(run["by_class"].items())
+if os.path.exists(sys.argv[4]):
+    classes += [("realtime listener: " + k, v)
+                for k, v in json.load(open(sys.argv[4]))["by_class"].items()]
+for name, c in classes:
     print(name, {k: c[k] for k in ("sent", "answered", "within_deadline", "fallback", "status",
                                    "p50_us", "p99_us", "p999_us", "max_us")})
 PY

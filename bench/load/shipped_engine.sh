@@ -11,11 +11,14 @@ make_sim_input() {
 }
 
 # Starts a fresh engine. Environment: FIFO=1 (the plain FIFO scheduler), DURABILITY (sync |
-# async), EXTRA_TOML (appended to the configuration).
+# async), JOURNAL_BACKLOG ([sched] journal_backlog), EXTRA_TOML (appended to the
+# configuration), REALTIME_LISTENER=1 (a realtime listener
+# too, its port in REALTIME_PORT).
 start_engine() {
   sed -e 's/^workers = 0/workers = 1/' -e 's/^io_threads = .*/io_threads = 1/' \
     -e "s/^durability = .*/durability = \"${DURABILITY:-sync}\"/" \
     -e "s/^fifo = false/fifo = $([ -n "${FIFO:-}" ] && echo true || echo false)/" \
+    -e "s/^journal_backlog = .*/journal_backlog = ${JOURNAL_BACKLOG:-256}/" \
     config/verdict.toml > "$work/verdict.toml"
   # Drift watch off: a fresh engine's accounts have no history, which the monitor rightly calls
   # drift from the trained reference and freezes the model (every decision then takes the
@@ -24,11 +27,17 @@ start_engine() {
   rm -rf "$work/var" "$work/port"
   KEY=$("$BIN/verdict" keys create --data-dir "$work/var" --tenant bench --role scorer --json |
     /usr/bin/python3 -c 'import json,sys;print(json.load(sys.stdin)["key"])')
+  local realtime=()
+  if [ -n "${REALTIME_LISTENER:-}" ]; then
+    realtime=(--realtime-listen 127.0.0.1:0 --realtime-port-file "$work/realtime_port")
+  fi
   taskset -c "$ENGINE_CPU" "$BIN/verdict" serve --config "$work/verdict.toml" \
-    --listen 127.0.0.1:0 --data-dir "$work/var" --port-file "$work/port" > "$work/engine.log" 2>&1 &
+    --listen 127.0.0.1:0 --data-dir "$work/var" --port-file "$work/port" "${realtime[@]}" \
+    > "$work/engine.log" 2>&1 &
   ENGINE=$!
   for _ in $(seq 100); do [ -f "$work/port" ] && break; sleep 0.1; done
   PORT=$(cat "$work/port")
+  if [ -n "${REALTIME_LISTENER:-}" ]; then REALTIME_PORT=$(cat "$work/realtime_port"); fi
 }
 
 stop_engine() { kill "$ENGINE" 2>/dev/null || true; wait "$ENGINE" 2>/dev/null || true; }

@@ -26,14 +26,26 @@ namespace {
 struct ServeFlags {
   std::string config;
   std::string listen;
+  std::string realtime_listen;
   std::string data_dir;
   std::string port_file;
+  std::string realtime_port_file;
   std::string console_dir;
   bool no_console = false;
   bool list_routes = false;
   double demo_traffic = 0;  // transactions per second; 0: none
   bool insecure_dev = false;
 };
+
+// Written to a temporary name and renamed, so a reader never sees a partial number.
+void WritePortFile(const std::string& path, uint16_t port) {
+  if (path.empty()) return;
+  std::string tmp = path + ".tmp";
+  std::ofstream(tmp) << port << "\n";
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) spdlog::error("cannot write the port file {}: {}", path, ec.message());
+}
 
 int Serve(const ServeFlags& flags) {
   // Block the stop signals in every thread (threads inherit the mask) so that sigwait below
@@ -58,6 +70,15 @@ int Serve(const ServeFlags& flags) {
       spdlog::error("--listen: {}", s.message());
       return 2;
     }
+  }
+  if (!flags.realtime_listen.empty()) {
+    HttpServerOptions check;
+    Status s = ParseListenAddress(flags.realtime_listen, &check);
+    if (!s.ok()) {
+      spdlog::error("--realtime-listen: {}", s.message());
+      return 2;
+    }
+    options.realtime_listen = flags.realtime_listen;
   }
   if (!flags.data_dir.empty()) options.data_dir = flags.data_dir;
   std::error_code ec;
@@ -132,15 +153,30 @@ int Serve(const ServeFlags& flags) {
     spdlog::error("{}", server.status().message());
     return 2;
   }
+  // The realtime listener: the same routes, one I/O thread of its own (the OS wakes it at once
+  // when a realtime request arrives, however busy the main listener's thread is).
+  std::unique_ptr<HttpServer> realtime_server;
+  if (!options.realtime_listen.empty()) {
+    HttpServerOptions realtime_options = options.server;
+    (void)ParseListenAddress(options.realtime_listen, &realtime_options);  // checked when read
+    realtime_options.io_threads = 1;
+    Result<std::unique_ptr<HttpServer>> made =
+        HttpServer::Create(realtime_options, router, metrics);
+    if (!made.ok()) {
+      spdlog::error("realtime listener: {}", made.status().message());
+      return 2;
+    }
+    realtime_server = std::move(made).value();
+  }
   (*server)->Start();
   const uint16_t port = (*server)->port();
   spdlog::info("verdict listening on {}:{} (data dir {})", options.server.address, port,
                options.data_dir);
-  if (!flags.port_file.empty()) {
-    // Written to a temporary name and renamed, so a reader never sees a partial number.
-    std::string tmp = flags.port_file + ".tmp";
-    std::ofstream(tmp) << port << "\n";
-    std::filesystem::rename(tmp, flags.port_file, ec);
+  WritePortFile(flags.port_file, port);
+  if (realtime_server) {
+    realtime_server->Start();
+    spdlog::info("verdict realtime listener on {}", realtime_server->port());
+    WritePortFile(flags.realtime_port_file, realtime_server->port());
   }
 
   std::unique_ptr<DemoTraffic> demo;
@@ -159,6 +195,7 @@ int Serve(const ServeFlags& flags) {
     demo->Stop();
     spdlog::info("demo traffic: {} transactions submitted", demo->submitted());
   }
+  if (realtime_server) realtime_server->Stop();
   (*server)->Stop();
   engine->reset();
   spdlog::info("stopped");
@@ -173,9 +210,13 @@ void RegisterServeCommand(CLI::App& app) {
   cmd->add_option("--config", flags->config, "TOML configuration file (config/verdict.toml)");
   cmd->add_option("--listen", flags->listen,
                   "HOST:PORT to listen on; overrides server.listen (port 0: ephemeral)");
+  cmd->add_option("--realtime-listen", flags->realtime_listen,
+                  "HOST:PORT of the realtime listener; overrides server.realtime_listen");
   cmd->add_option("--data-dir", flags->data_dir, "State directory; overrides engine.data_dir");
   cmd->add_option("--port-file", flags->port_file,
                   "Write the bound port to this file once listening (for tests and scripts)");
+  cmd->add_option("--realtime-port-file", flags->realtime_port_file,
+                  "Write the realtime listener's bound port to this file once listening");
   cmd->add_option("--console-dir", flags->console_dir,
                   "Directory of the built console (default: console/ beside bin/)");
   cmd->add_option("--demo-traffic", flags->demo_traffic,

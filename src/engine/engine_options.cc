@@ -187,6 +187,12 @@ Status ReadServer(TableReader& r, EngineOptions* o) {
     Status s = ParseListenAddress(listen, &o->server);
     if (!s.ok()) return InvalidArgument(s.message(), r.Name("listen"));
   }
+  VERDICT_RETURN_IF_ERROR(r.String("realtime_listen", &o->realtime_listen));
+  if (!o->realtime_listen.empty()) {
+    HttpServerOptions realtime;
+    Status s = ParseListenAddress(o->realtime_listen, &realtime);
+    if (!s.ok()) return InvalidArgument(s.message(), r.Name("realtime_listen"));
+  }
   VERDICT_RETURN_IF_ERROR(r.Integer("io_threads", &o->server.io_threads, 1, 64));
   VERDICT_RETURN_IF_ERROR(
       r.Integer("max_body_bytes", &o->server.max_body_bytes, 1024, int64_t{1} << 30));

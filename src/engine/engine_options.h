@@ -41,6 +41,10 @@ struct LifecycleSettings {
 
 struct EngineOptions {
   HttpServerOptions server;
+  // [server] realtime_listen: HOST:PORT of a second listener with its own I/O thread, for
+  // realtime clients (docs/architecture.md, "Realtime listener"); empty: none. It takes every
+  // other [server] setting from the main listener.
+  std::string realtime_listen;
   size_t max_batch_items = 1000;
   size_t account_stripes = 1024;
   std::string data_dir = "./var";

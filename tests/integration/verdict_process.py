@@ -20,9 +20,10 @@ class VerdictProcess:
     """One engine process with its own data directory; a context manager."""
 
     def __init__(self, extra_args=(), config=None, startup_timeout_s=30, data_dir=None,
-                 insecure_dev=True):
+                 insecure_dev=True, realtime_listener=False):
         """insecure_dev: start with --insecure-dev (no API keys, tenant "dev", every role), as
-        the tests written before authentication expect; test_auth.py passes False."""
+        the tests written before authentication expect; test_auth.py passes False.
+        realtime_listener: also a realtime listener on an ephemeral port (self.realtime_port)."""
         self.tmp = tempfile.mkdtemp(prefix="verdict-it-")
         self.port_file = os.path.join(self.tmp, "port")
         self.log_path = os.path.join(self.tmp, "verdict.log")
@@ -35,6 +36,10 @@ class VerdictProcess:
             args += ["--config", path]
         if insecure_dev:
             args.append("--insecure-dev")
+        realtime_port_file = os.path.join(self.tmp, "realtime_port")
+        if realtime_listener:
+            args += ["--realtime-listen", "127.0.0.1:0", "--realtime-port-file",
+                     realtime_port_file]
         args += list(extra_args)
         self.log = open(self.log_path, "w")
         self.proc = subprocess.Popen(args, stdout=self.log, stderr=subprocess.STDOUT)
@@ -51,6 +56,13 @@ class VerdictProcess:
             time.sleep(0.02)
         with open(self.port_file) as f:
             self.port = int(f.read().strip())
+        self.realtime_port = None
+        if realtime_listener:
+            # Written right after the main port file.
+            while not os.path.exists(realtime_port_file) and time.monotonic() < deadline:
+                time.sleep(0.02)
+            with open(realtime_port_file) as f:
+                self.realtime_port = int(f.read().strip())
 
     def read_log(self):
         self.log.flush()
