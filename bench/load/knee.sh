@@ -6,7 +6,8 @@
 # class p99 at 2,000/s was 10.0 ms rather than 2.1 ms (docs/PERFORMANCE.md).
 #   1. the knee of the full pipeline (durable journal): highest rate with standard p99 <= 2 ms;
 #   2. nginx (one worker, fixed 300-byte JSON reply) through the same generator, same ramp;
-#   3. overload: bulk at 3x the knee plus realtime at 10% of it, priority scheduler vs FIFO.
+#   3. overload: bulk at 3x the knee plus realtime at 10% of it, priority scheduler vs FIFO, and
+#      priority with realtime on the realtime listener.
 # Usage (from the repository root): bench/load/knee.sh [build/release/bin]; writes JSON results
 # to $OUT (default /tmp/verdict-knee). Needs nginx-light (scripts/setup) and taskset.
 set -euo pipefail
@@ -64,4 +65,15 @@ for mode in priority fifo; do
   load "$PORT" --rate "$RATE" --duration 10 --mix "$MIX" > "$OUT/overload_$mode.json"
   stop_engine
 done
+# The same overload with realtime on the realtime listener (docs/architecture.md): bulk alone on
+# the main port, realtime from a second generator on the realtime port, at the same rates.
+REALTIME_LISTENER=1 start_engine
+sed 's/"transaction_id":"/"transaction_id":"rt-/' "$work/sim.jsonl" > "$work/realtime.jsonl"
+taskset -c "$LOAD_CPU" "$BIN/verdict-load" --target "http://127.0.0.1:$REALTIME_PORT" \
+  --connections 8 --json --header "Authorization: Bearer $KEY" --input "$work/realtime.jsonl" \
+  --rate $(( KNEE / 10 )) --duration 10 --mix realtime=1 > "$OUT/overload_listener_realtime.json" &
+REALTIME_LOAD=$!
+load "$PORT" --rate $(( KNEE * 3 )) --duration 10 --mix bulk=1 > "$OUT/overload_listener_bulk.json"
+wait "$REALTIME_LOAD"
+stop_engine
 echo "results in $OUT" >&2

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -21,6 +22,33 @@ namespace {
 using rocksdb::KeyHandle;
 using rocksdb::MemTableRep;
 using rocksdb::Slice;
+
+// The internal key (user key + 8 bytes of sequence and type) a LookupKey holds. LookupKey is
+// not in RocksDB's public headers; since 2012 (and in Debian's 7.8.3) it starts with three
+// pointers: the length-prefixed key, the key after its varint32 length, and its end. The layout
+// is checked on every call (the length prefix must decode to the key's size), and a LookupKey
+// that does not match is reported as false rather than read.
+bool InternalKeyOf(const rocksdb::LookupKey& k, Slice* internal_key) {
+  struct Layout {
+    const char* start;
+    const char* key;
+    const char* end;
+  };
+  Layout layout;
+  std::memcpy(&layout, &k, sizeof layout);
+  if (layout.start == nullptr || layout.key <= layout.start || layout.end < layout.key + 8 ||
+      layout.key - layout.start > 5) {
+    return false;
+  }
+  uint32_t length = 0;
+  int shift = 0;
+  for (const char* p = layout.start; p < layout.key; ++p, shift += 7) {
+    length |= static_cast<uint32_t>(static_cast<unsigned char>(*p) & 0x7f) << shift;
+  }
+  if (length != static_cast<uint32_t>(layout.end - layout.key)) return false;
+  *internal_key = Slice(layout.key, static_cast<size_t>(layout.end - layout.key));
+  return true;
+}
 
 class HashVectorRep : public MemTableRep {
  public:
@@ -84,6 +112,26 @@ class HashVectorRep : public MemTableRep {
 
   Iterator* GetDynamicPrefixIterator(rocksdb::Arena* arena) override {
     return MakeIterator(arena, SortedIterator::Order::kPrefix, nullptr);
+  }
+
+  // A point read: the entries of the key's prefix from the first one at or after the lookup
+  // key (same user key, sequence at or below the read's), in order, until `callback` says stop.
+  // Overridden because RocksDB's default (7.8) never deletes the iterator it makes.
+  void Get(const rocksdb::LookupKey& k, void* callback_args,
+           bool (*callback)(void* arg, const char* entry)) override {
+    Slice internal_key;
+    if (!InternalKeyOf(k, &internal_key)) {
+      MemTableRep::Get(k, callback_args, callback);  // (never seen; leaks its iterator)
+      return;
+    }
+    Slice user_key(internal_key.data(), internal_key.size() - 8);
+    Slice prefix = PrefixOfUserKey(user_key);
+    std::vector<const char*> entries = SortedEntries(&prefix);
+    auto it = std::lower_bound(
+        entries.begin(), entries.end(), internal_key,
+        [this](const char* entry, const Slice& key) { return compare_(entry, key) < 0; });
+    for (; it != entries.end() && callback(callback_args, *it); ++it) {
+    }
   }
 
  private:
