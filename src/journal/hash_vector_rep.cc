@@ -24,7 +24,7 @@ using rocksdb::MemTableRep;
 using rocksdb::Slice;
 
 // The internal key (user key + 8 bytes of sequence and type) a LookupKey holds. LookupKey is
-// not in RocksDB's public headers; since 2012 (and in Debian's 7.8.3) it starts with three
+// not in RocksDB's public headers; in Debian's 7.8.3 (db/lookup_key.h) it starts with three
 // pointers: the length-prefixed key, the key after its varint32 length, and its end. The layout
 // is checked on every call (the length prefix must decode to the key's size), and a LookupKey
 // that does not match is reported as false rather than read.
