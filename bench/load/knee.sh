@@ -35,6 +35,11 @@ load "$PORT" --ramp "$RAMP" --duration "$STEP_S" > "$OUT/engine_ramp.json"
 stop_engine
 KNEE=$(/usr/bin/python3 -c "import json;print(int(json.load(open('$OUT/engine_ramp.json'))['knee_per_s']))")
 echo "engine knee: $KNEE/s" >&2
+if [ "$KNEE" -eq 0 ]; then
+  # No step met the bar (the first step also warms a fresh engine up): no knee to scale from.
+  echo "no rate kept standard p99 <= 2 ms: the overload scenarios need a knee; stopping" >&2
+  exit 1
+fi
 
 mkdir -p "$work/nginx"
 cat > "$work/nginx/nginx.conf" <<NGINX
