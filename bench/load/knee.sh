@@ -73,11 +73,7 @@ done
 # The same overload with realtime on the realtime listener (docs/architecture.md): bulk alone on
 # the main port, realtime from a second generator on the realtime port, at the same rates.
 REALTIME_LISTENER=1 start_engine
-sed 's/"transaction_id":"/"transaction_id":"rt-/' "$work/sim.jsonl" > "$work/realtime.jsonl"
-taskset -c "$LOAD_CPU" "$BIN/verdict-load" --target "http://127.0.0.1:$REALTIME_PORT" \
-  --connections 8 --json --header "Authorization: Bearer $KEY" --input "$work/realtime.jsonl" \
-  --rate $(( KNEE / 10 )) --duration 10 --mix realtime=1 > "$OUT/overload_listener_realtime.json" &
-REALTIME_LOAD=$!
+realtime_load $(( KNEE / 10 )) 10 "$OUT/overload_listener_realtime.json"
 load "$PORT" --rate $(( KNEE * 3 )) --duration 10 --mix bulk=1 > "$OUT/overload_listener_bulk.json"
 wait "$REALTIME_LOAD"
 stop_engine

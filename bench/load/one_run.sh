@@ -38,13 +38,8 @@ if [ -n "${STRACE:-}" ]; then
 fi
 rm -f "$OUT/realtime.json"
 if [ -n "${REALTIME_RATE:-}" ]; then
-  # Its own transaction ids: the same id with another body would be a 409 conflict.
-  sed 's/"transaction_id":"/"transaction_id":"rt-/' "$work/sim.jsonl" > "$work/realtime.jsonl"
-  taskset -c "${LOAD_CPU:-0}" "$BIN/verdict-load" --target "http://127.0.0.1:$REALTIME_PORT" \
-    --rate "$REALTIME_RATE" --duration "$SECONDS_" --connections 8 --mix realtime=1 \
-    --input "$work/realtime.jsonl" --header "Authorization: Bearer $KEY" --json \
-    > "$OUT/realtime.json" &
-  probes+=($!)
+  realtime_load "$REALTIME_RATE" "$SECONDS_" "$OUT/realtime.json"
+  probes+=("$REALTIME_LOAD")
 fi
 taskset -c "${LOAD_CPU:-0}" "$BIN/verdict-load" --target "http://127.0.0.1:$PORT" \
   --rate "$RATE" --duration "$SECONDS_" --connections "${CONNECTIONS:-64}" \

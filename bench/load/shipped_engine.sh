@@ -40,4 +40,15 @@ start_engine() {
   if [ -n "${REALTIME_LISTENER:-}" ]; then REALTIME_PORT=$(cat "$work/realtime_port"); fi
 }
 
+# Realtime requests to the realtime listener from a second verdict-load in the background (pid
+# in REALTIME_LOAD), with transaction ids of their own (the same id with another body would be a
+# 409 conflict). Arguments: RATE SECONDS OUT_JSON.
+realtime_load() {
+  sed 's/"transaction_id":"/"transaction_id":"rt-/' "$work/sim.jsonl" > "$work/realtime.jsonl"
+  taskset -c "${LOAD_CPU:-0}" "$BIN/verdict-load" --target "http://127.0.0.1:$REALTIME_PORT" \
+    --rate "$1" --duration "$2" --connections 8 --mix realtime=1 \
+    --input "$work/realtime.jsonl" --header "Authorization: Bearer $KEY" --json > "$3" &
+  REALTIME_LOAD=$!
+}
+
 stop_engine() { kill "$ENGINE" 2>/dev/null || true; wait "$ENGINE" 2>/dev/null || true; }

@@ -71,15 +71,7 @@ int Serve(const ServeFlags& flags) {
       return 2;
     }
   }
-  if (!flags.realtime_listen.empty()) {
-    HttpServerOptions check;
-    Status s = ParseListenAddress(flags.realtime_listen, &check);
-    if (!s.ok()) {
-      spdlog::error("--realtime-listen: {}", s.message());
-      return 2;
-    }
-    options.realtime_listen = flags.realtime_listen;
-  }
+  if (!flags.realtime_listen.empty()) options.realtime_listen = flags.realtime_listen;
   if (!flags.data_dir.empty()) options.data_dir = flags.data_dir;
   std::error_code ec;
   std::filesystem::create_directories(options.data_dir, ec);
@@ -158,8 +150,12 @@ int Serve(const ServeFlags& flags) {
   std::unique_ptr<HttpServer> realtime_server;
   if (!options.realtime_listen.empty()) {
     HttpServerOptions realtime_options = options.server;
-    (void)ParseListenAddress(options.realtime_listen, &realtime_options);  // checked when read
     realtime_options.io_threads = 1;
+    Status parsed = ParseListenAddress(options.realtime_listen, &realtime_options);
+    if (!parsed.ok()) {  // only from --realtime-listen: the configuration's was checked on reading
+      spdlog::error("--realtime-listen: {}", parsed.message());
+      return 2;
+    }
     Result<std::unique_ptr<HttpServer>> made =
         HttpServer::Create(realtime_options, router, metrics);
     if (!made.ok()) {

@@ -124,13 +124,9 @@ class HashVectorRep : public MemTableRep {
       MemTableRep::Get(k, callback_args, callback);  // (never seen; leaks its iterator)
       return;
     }
-    Slice user_key(internal_key.data(), internal_key.size() - 8);
-    Slice prefix = PrefixOfUserKey(user_key);
-    std::vector<const char*> entries = SortedEntries(&prefix);
-    auto it = std::lower_bound(
-        entries.begin(), entries.end(), internal_key,
-        [this](const char* entry, const Slice& key) { return compare_(entry, key) < 0; });
-    for (; it != entries.end() && callback(callback_args, *it); ++it) {
+    SortedIterator it(this, SortedIterator::Order::kPrefix, nullptr);
+    for (it.Seek(internal_key, nullptr); it.Valid() && callback(callback_args, it.key());
+         it.Next()) {
     }
   }
 
@@ -259,9 +255,8 @@ class HashVectorRep : public MemTableRep {
 
   // Caller holds mu_ exclusively.
   void UpdateBytes() {
-    size_t table = slots_.capacity() * sizeof(Slot) + entries_.capacity() * sizeof(Entry);
-    bytes_.fetch_add(table - table_bytes_, std::memory_order_relaxed);
-    table_bytes_ = table;
+    bytes_.store(slots_.capacity() * sizeof(Slot) + entries_.capacity() * sizeof(Entry),
+                 std::memory_order_relaxed);
   }
 
   // Every entry (prefix null) or the entries of one prefix, sorted.
@@ -291,8 +286,7 @@ class HashVectorRep : public MemTableRep {
   std::vector<Slot> slots_;  // open addressing, linear probing; size a power of two
   size_t used_slots_ = 0;
   bool read_only_ = false;
-  size_t table_bytes_ = 0;        // slots_ and entries_, as last counted in bytes_
-  std::atomic<size_t> bytes_{0};  // table_bytes_ and the iterators' memory
+  std::atomic<size_t> bytes_{0};  // slots_ and entries_ (readable without mu_)
   struct IteratorMemory {
     alignas(SortedIterator) std::byte bytes[sizeof(SortedIterator)];
   };
