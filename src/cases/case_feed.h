@@ -1,4 +1,4 @@
-// CaseFeed: the hand-off from the journal's writer thread to the case store: the sequence
+// CaseFeed: the hand-off from the journal's commit callbacks to the case store: the sequence
 // numbers of durable decisions that open a case, in commit order. Shared (shared_ptr) by the
 // engine's commit callbacks and the CaseStore, so a callback that runs after the store has
 // gone (during the journal's final flush) pushes into a closed feed harmlessly; the store's

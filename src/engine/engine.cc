@@ -516,7 +516,7 @@ void Engine::Decide(const Transaction& txn, const Caller& caller, int64_t receiv
     if (completion->commit) {
       already = std::move(completion->commit);
     } else {
-      completion->answer = answer;  // the writer thread answers when the group is durable
+      completion->answer = answer;  // the journal answers when the group is durable
     }
   }
   if (already) answer(*already);

@@ -57,8 +57,8 @@ class Engine {
                      BatchCallback done);
   // Whole seconds until `tenant` may submit again after a rate-limit refusal (Retry-After).
   int64_t RetryAfterSeconds(std::string_view tenant);
-  // Decides on the calling thread; `done` runs once the decision is durable (on the journal's
-  // writer thread), or at once for an error or a replayed transaction. `fallback` skips the
+  // Decides on the calling thread; `done` runs once the decision is durable (on one of the
+  // journal's threads), or at once for an error or a replayed transaction. `fallback` skips the
   // model (the deadline's degraded path).
   void Decide(const Transaction& txn, const Caller& caller, int64_t received_ns, bool fallback,
               DecisionCallback done);

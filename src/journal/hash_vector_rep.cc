@@ -1,5 +1,6 @@
 #include "journal/hash_vector_rep.h"
 
+#include <rocksdb/comparator.h>
 #include <rocksdb/slice.h>
 #include <rocksdb/slice_transform.h>
 
@@ -53,16 +54,25 @@ bool InternalKeyOf(const rocksdb::LookupKey& k, Slice* internal_key) {
 class HashVectorRep : public MemTableRep {
  public:
   HashVectorRep(const KeyComparator& compare, rocksdb::Allocator* allocator,
-                const rocksdb::SliceTransform* prefix_extractor)
+                const rocksdb::SliceTransform* prefix_extractor, bool bytewise, bool hashed)
       : MemTableRep(allocator),
         compare_(compare),
         prefix_extractor_(prefix_extractor),
-        slots_(kInitialSlots) {
+        bytewise_(bytewise),
+        hashed_(hashed),
+        slots_(hashed ? kInitialSlots : 0) {
     UpdateBytes();
   }
 
   void Insert(KeyHandle handle) override {
     const char* key = static_cast<const char*>(handle);
+    if (!hashed_) {
+      std::unique_lock lock(mu_);
+      size_t capacity = entries_.capacity();
+      entries_.push_back({key, 0});
+      if (entries_.capacity() != capacity) UpdateBytes();
+      return;
+    }
     Slice prefix = PrefixOfEntry(key);
     uint64_t hash = Hash(prefix);
     std::unique_lock lock(mu_);
@@ -82,6 +92,10 @@ class HashVectorRep : public MemTableRep {
   bool Contains(const char* key) const override {
     Slice prefix = PrefixOfEntry(key);
     std::shared_lock lock(mu_);
+    if (!hashed_) {
+      return std::any_of(entries_.begin(), entries_.end(),
+                         [&](const Entry& e) { return compare_(e.key, key) == 0; });
+    }
     const Slot& slot = slots_[FindSlot(prefix, Hash(prefix))];
     for (uint32_t i = slot.head; i != 0; i = entries_[i - 1].next) {
       if (compare_(entries_[i - 1].key, key) == 0) return true;
@@ -267,6 +281,10 @@ class HashVectorRep : public MemTableRep {
       if (prefix == nullptr) {
         keys.reserve(entries_.size());
         for (const Entry& e : entries_) keys.push_back(e.key);
+      } else if (!hashed_) {
+        for (const Entry& e : entries_) {
+          if (PrefixOfEntry(e.key) == *prefix) keys.push_back(e.key);
+        }
       } else {
         const Slot& slot = slots_[FindSlot(*prefix, Hash(*prefix))];
         for (uint32_t i = slot.head; i != 0; i = entries_[i - 1].next) {
@@ -274,13 +292,45 @@ class HashVectorRep : public MemTableRep {
         }
       }
     }
-    std::sort(keys.begin(), keys.end(),
-              [this](const char* a, const char* b) { return compare_(a, b) < 0; });
+    if (bytewise_) {
+      SortBytewise(keys);
+    } else {
+      std::sort(keys.begin(), keys.end(),
+                [this](const char* a, const char* b) { return compare_(a, b) < 0; });
+    }
     return keys;
+  }
+
+  // The internal key order (user key ascending, then sequence and type descending) for a
+  // bytewise user comparator, with each entry's key decoded once rather than at every
+  // comparison: RocksDB's comparator decodes both varint-prefixed keys and makes two virtual
+  // calls per comparison, which made the flush's sorts 7 % of the journal's CPU.
+  static void SortBytewise(std::vector<const char*>& entries) {
+    struct Decoded {
+      std::string_view user_key;
+      uint64_t tag;  // sequence << 8 | type
+      const char* entry;
+    };
+    std::vector<Decoded> decoded;
+    decoded.reserve(entries.size());
+    for (const char* entry : entries) {
+      Slice internal_key = rocksdb::GetLengthPrefixedSlice(entry);
+      uint64_t tag = 0;
+      std::memcpy(&tag, internal_key.data() + internal_key.size() - 8, 8);  // little-endian
+      decoded.push_back(
+          {std::string_view(internal_key.data(), internal_key.size() - 8), tag, entry});
+    }
+    std::sort(decoded.begin(), decoded.end(), [](const Decoded& a, const Decoded& b) {
+      if (int c = a.user_key.compare(b.user_key); c != 0) return c < 0;
+      return a.tag > b.tag;
+    });
+    for (size_t i = 0; i < decoded.size(); ++i) entries[i] = decoded[i].entry;
   }
 
   const KeyComparator& compare_;
   const rocksdb::SliceTransform* prefix_extractor_;
+  const bool bytewise_;  // the user comparator is RocksDB's bytewise one: SortBytewise applies
+  const bool hashed_;    // false: no hash table; a point read or prefix seek scans every entry
   mutable std::shared_mutex mu_;  // guards entries_, slots_, used_slots_, read_only_
   std::vector<Entry> entries_;
   std::vector<Slot> slots_;  // open addressing, linear probing; size a power of two
@@ -301,7 +351,9 @@ class HashVectorRep : public MemTableRep {
 rocksdb::MemTableRep* HashVectorRepFactory::CreateMemTableRep(
     const rocksdb::MemTableRep::KeyComparator& compare, rocksdb::Allocator* allocator,
     const rocksdb::SliceTransform* prefix_extractor, rocksdb::Logger* /*logger*/) {
-  return new HashVectorRep(compare, allocator, prefix_extractor);
+  return new HashVectorRep(compare, allocator, prefix_extractor,
+                           user_comparator_ == rocksdb::BytewiseComparator(),
+                           lookup_ == Lookup::kHashed);
 }
 
 }  // namespace verdict::journal

@@ -4,9 +4,9 @@
 #include "journal/hash_vector_rep.h"
 
 #include <gtest/gtest.h>
+#include <rocksdb/comparator.h>
 #include <rocksdb/db.h>
 #include <rocksdb/slice_transform.h>
-
 #include <unistd.h>
 
 #include <algorithm>
@@ -17,6 +17,7 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace verdict::journal {
@@ -32,20 +33,23 @@ class FourBytePrefix : public rocksdb::SliceTransform {
   bool InDomain(const rocksdb::Slice& key) const override { return key.size() >= 4; }
 };
 
-class HashVectorRepTest : public ::testing::TestWithParam<bool> {
+// Parameters: with a prefix extractor; with the hash table (Lookup::kHashed) or without.
+class HashVectorRepTest : public ::testing::TestWithParam<std::tuple<bool, bool>> {
  protected:
   void SetUp() override {
     dir_ = std::filesystem::temp_directory_path() /
            ("hash_vector_rep_test_" + std::to_string(::getpid()) + "_" +
             ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::replace(dir_.begin() + static_cast<long>(dir_.rfind("hash_vector_rep_test_")),
-                 dir_.end(), '/', '_');  // parameterized test names hold a '/'
+    std::replace(dir_.begin() + static_cast<long>(dir_.rfind("hash_vector_rep_test_")), dir_.end(),
+                 '/', '_');  // parameterized test names hold a '/'
     std::filesystem::remove_all(dir_);
     rocksdb::Options options;
     options.create_if_missing = true;
     options.allow_concurrent_memtable_write = false;
-    options.memtable_factory = std::make_shared<HashVectorRepFactory>();
-    if (GetParam()) options.prefix_extractor = std::make_shared<FourBytePrefix>();
+    options.memtable_factory = std::make_shared<HashVectorRepFactory>(
+        options.comparator, std::get<1>(GetParam()) ? HashVectorRepFactory::Lookup::kHashed
+                                                    : HashVectorRepFactory::Lookup::kScan);
+    if (Prefixed()) options.prefix_extractor = std::make_shared<FourBytePrefix>();
     rocksdb::DB* db = nullptr;
     ASSERT_TRUE(rocksdb::DB::Open(options, dir_, &db).ok());
     db_.reset(db);
@@ -104,7 +108,7 @@ class HashVectorRepTest : public ::testing::TestWithParam<bool> {
       }
     }
 
-    if (!GetParam()) return;
+    if (!Prefixed()) return;
     // Per-prefix listing, as the account index is read.
     for (int a = 0; a < 8; ++a) {
       std::string prefix = "acc" + std::to_string(a);
@@ -122,6 +126,8 @@ class HashVectorRepTest : public ::testing::TestWithParam<bool> {
     }
   }
 
+  static bool Prefixed() { return std::get<0>(GetParam()); }
+
   std::string dir_;
   std::unique_ptr<rocksdb::DB> db_;
   std::map<std::string, std::string> model_;
@@ -136,6 +142,8 @@ TEST_P(HashVectorRepTest, ReadsAgreeWithAModelBeforeAndAfterFlush) {
     Put(key, "v" + std::to_string(i));
   }
   Put("ab", "short key, outside the prefix domain");
+  Put("acc1-\x80\xff", "bytes above 0x7f sort after every ASCII byte");
+  Put("\xff", "last key");
   for (int i = 0; i < 200; ++i) {
     auto victim = model_.begin();
     std::advance(victim, static_cast<long>(rng() % model_.size()));
@@ -167,9 +175,38 @@ TEST_P(HashVectorRepTest, ASnapshotSeesTheValueOfItsTime) {
   ExpectMatchesModel();
 }
 
-INSTANTIATE_TEST_SUITE_P(WithAndWithoutPrefixExtractor, HashVectorRepTest, ::testing::Bool(),
-                         [](const ::testing::TestParamInfo<bool>& info) {
-                           return info.param ? "Prefixed" : "WholeKey";
+// A comparator other than the bytewise one is honoured: the rep sorts with it, not bytewise.
+TEST(HashVectorRepComparator, AReverseComparatorOrdersTheFlushedTable) {
+  std::string dir = std::filesystem::temp_directory_path() /
+                    ("hash_vector_rep_reverse_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  rocksdb::Options options;
+  options.create_if_missing = true;
+  options.allow_concurrent_memtable_write = false;
+  options.comparator = rocksdb::ReverseBytewiseComparator();
+  options.memtable_factory = std::make_shared<HashVectorRepFactory>(options.comparator);
+  rocksdb::DB* raw = nullptr;
+  ASSERT_TRUE(rocksdb::DB::Open(options, dir, &raw).ok());
+  std::unique_ptr<rocksdb::DB> db(raw);
+  for (const char* key : {"b", "a", "c", "ab", "b"}) {
+    ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), key, std::string("v-") + key).ok());
+  }
+  ASSERT_TRUE(db->Delete(rocksdb::WriteOptions(), "c").ok());
+  ASSERT_TRUE(db->Flush(rocksdb::FlushOptions()).ok());
+  std::unique_ptr<rocksdb::Iterator> it(db->NewIterator(rocksdb::ReadOptions()));
+  std::vector<std::string> keys;
+  for (it->SeekToFirst(); it->Valid(); it->Next()) keys.push_back(it->key().ToString());
+  EXPECT_EQ(keys, (std::vector<std::string>{"b", "ab", "a"}));
+  it.reset();
+  db.reset();
+  std::filesystem::remove_all(dir);
+}
+
+INSTANTIATE_TEST_SUITE_P(PrefixAndLookup, HashVectorRepTest,
+                         ::testing::Combine(::testing::Bool(), ::testing::Bool()),
+                         [](const ::testing::TestParamInfo<std::tuple<bool, bool>>& info) {
+                           return std::string(std::get<0>(info.param) ? "Prefixed" : "WholeKey") +
+                                  (std::get<1>(info.param) ? "Hashed" : "Scan");
                          });
 
 }  // namespace

@@ -1,5 +1,6 @@
 #include "journal/journal.h"
 
+#include <pthread.h>
 #include <spdlog/spdlog.h>
 #include <sys/statvfs.h>
 
@@ -21,6 +22,16 @@ struct Journal::Pending {
   std::string txn_key;
   std::vector<StateUpdate> state_updates;
   CommitCallback done;
+};
+
+// A group whose WriteBatch is built (hashes chained, indexes and state added) and not yet
+// written. Buffers are reused from group to group: a group's batch is megabytes.
+struct Journal::PreparedGroup {
+  std::vector<std::shared_ptr<Pending>> group;
+  rocksdb::WriteBatch batch;
+  std::vector<Digest> hashes;  // record hash of each entry of `group`
+  Digest last_hash{};          // the chain's head once this group is written
+  int64_t start_ns = 0;
 };
 
 namespace {
@@ -50,7 +61,12 @@ Result<std::unique_ptr<Journal>> Journal::Open(const JournalOptions& options) {
   }
   auto journal = std::unique_ptr<Journal>(new Journal(options));
   VERDICT_RETURN_IF_ERROR(journal->Recover());
+  journal->spare_ = std::make_unique<PreparedGroup>();
+  journal->committer_ = std::thread([j = journal.get()] { j->CommitterLoop(); });
   journal->writer_ = std::thread([j = journal.get()] { j->WriterLoop(); });
+  // Named for profiles and the journal benchmark's per-thread CPU figures.
+  pthread_setname_np(journal->committer_.native_handle(), "journal-commit");
+  pthread_setname_np(journal->writer_.native_handle(), "journal-writer");
   return journal;
 }
 
@@ -165,6 +181,12 @@ Journal::~Journal() {
   work_cv_.notify_all();
   not_full_cv_.notify_all();
   if (writer_.joinable()) writer_.join();
+  {
+    std::lock_guard lock(commit_mu_);
+    commit_stop_ = true;
+  }
+  commit_cv_.notify_all();
+  if (committer_.joinable()) committer_.join();
 }
 
 Result<bool> Journal::TransactionCommitted(const std::string& txn_key) const {
@@ -308,9 +330,59 @@ void Journal::WriterLoop() {
       stop = stopping_ && queue_.empty();
     }
     not_full_cv_.notify_all();
-    CommitGroup(group);
+    std::unique_ptr<PreparedGroup> prepared;
+    {
+      std::lock_guard lock(commit_mu_);
+      prepared = spare_ ? std::move(spare_) : std::make_unique<PreparedGroup>();
+    }
+    if (PrepareGroup(group, *prepared)) HandOver(std::move(prepared), stop);
     group.clear();
     if (stop) break;
+  }
+}
+
+void Journal::HandOver(std::unique_ptr<PreparedGroup> prepared, bool stop) {
+  bool more_queued = false;
+  {
+    std::lock_guard lock(mu_);
+    more_queued = !queue_.empty();
+  }
+  std::unique_lock lock(commit_mu_);
+  if (more_queued && !stop) {
+    // Entries wait: the committer writes and syncs this group while this thread prepares
+    // the next one.
+    commit_cv_.wait(lock, [&] { return to_commit_ == nullptr; });
+    to_commit_ = std::move(prepared);
+    lock.unlock();
+    commit_cv_.notify_all();
+    return;
+  }
+  // Nothing else waits: write it here, after the committer's group, and save a hand-off.
+  commit_cv_.wait(lock, [&] { return to_commit_ == nullptr && !committing_; });
+  committing_ = true;
+  lock.unlock();
+  CommitPrepared(*prepared);
+  lock.lock();
+  committing_ = false;
+  spare_ = std::move(prepared);
+  lock.unlock();
+  commit_cv_.notify_all();
+}
+
+void Journal::CommitterLoop() {
+  std::unique_lock lock(commit_mu_);
+  while (true) {
+    commit_cv_.wait(lock, [&] { return to_commit_ != nullptr || commit_stop_; });
+    if (to_commit_ == nullptr) return;
+    std::unique_ptr<PreparedGroup> prepared = std::move(to_commit_);
+    committing_ = true;
+    lock.unlock();
+    commit_cv_.notify_all();  // the writer may hand over its next group
+    CommitPrepared(*prepared);
+    lock.lock();
+    committing_ = false;
+    spare_ = std::move(prepared);
+    commit_cv_.notify_all();
   }
 }
 
@@ -328,7 +400,7 @@ void Journal::PutDecisionIndexes(const Pending& p, const std::string& seq_key,
   }
 }
 
-void Journal::CommitGroup(std::vector<std::shared_ptr<Pending>>& group) {
+bool Journal::PrepareGroup(std::vector<std::shared_ptr<Pending>>& group, PreparedGroup& out) {
   bool closing = false;
   Status failure;
   {
@@ -338,17 +410,17 @@ void Journal::CommitGroup(std::vector<std::shared_ptr<Pending>>& group) {
   }
   if (!failure.ok()) {  // failed closed earlier: nothing more is written
     for (auto& p : group) p->done(failure);
-    return;
+    return false;
   }
-  if (group.empty() && !closing && !CheckpointDueByTime()) return;
+  if (group.empty() && !closing && !CheckpointDueByTime()) return false;
 
-  int64_t start_ns = clock_.MonotonicNanos();
-  rocksdb::WriteBatch& batch = batch_;
+  out.start_ns = clock_.MonotonicNanos();
+  rocksdb::WriteBatch& batch = out.batch;
   batch.Clear();  // keeps its buffer: a group's batch is megabytes, fresh pages cost faults
   Digest prev = chain_hash_;
   CompactMerkle merkle = merkle_;
-  std::vector<Digest> hashes;
-  hashes.reserve(group.size());
+  out.hashes.clear();
+  out.hashes.reserve(group.size());
   std::string value;
   std::string encrypted;
   for (auto& p : group) {
@@ -358,7 +430,7 @@ void Journal::CommitGroup(std::vector<std::shared_ptr<Pending>>& group) {
       Result<std::string> sealed = cipher_->Encrypt(p->seq, p->payload);
       if (!sealed.ok()) {
         FailClosed(sealed.status(), group);
-        return;
+        return false;
       }
       encrypted = std::move(sealed).value();
       payload = encrypted;
@@ -382,7 +454,7 @@ void Journal::CommitGroup(std::vector<std::shared_ptr<Pending>>& group) {
       }
     }
     merkle.AppendLeafHash(MerkleLeafHash(AsBytes(hash)));
-    hashes.push_back(hash);
+    out.hashes.push_back(hash);
     prev = hash;
   }
 
@@ -400,7 +472,7 @@ void Journal::CommitGroup(std::vector<std::shared_ptr<Pending>>& group) {
     Status signed_ok = signer_->Sign(*checkpoint);
     if (!signed_ok.ok()) {
       FailClosed(signed_ok, group);
-      return;
+      return false;
     }
     batch.Put(store_->handle(Cf::kCheckpoints), SeqKey(checkpoint->tree_size),
               EncodeCheckpoint(*checkpoint));
@@ -410,20 +482,42 @@ void Journal::CommitGroup(std::vector<std::shared_ptr<Pending>>& group) {
     batch.Put(store_->handle(Cf::kMeta), kMetaHeadKey, EncodeHead(head));
   }
 
-  if (Status room = CheckFreeSpace(); !room.ok()) {
-    FailClosed(room, group);
-    return;
-  }
-  Status written = store_->Write(batch, options_.durability == Durability::kSync);
-  if (!written.ok()) {
-    FailClosed(written, group);
-    return;
-  }
+  // The chain advances now, before the write: the next group is prepared on top of this one
+  // while it is written. Should the write fail, the journal fails closed and writes nothing
+  // more, so no record ever follows a hash that is not stored.
   chain_hash_ = prev;
   merkle_ = std::move(merkle);
   if (checkpoint) {
     checkpoint_size_ = checkpoint->tree_size;
     checkpoint_time_us_ = checkpoint->time_us;
+  }
+  out.last_hash = prev;
+  out.group = std::move(group);
+  return true;
+}
+
+void Journal::CommitPrepared(PreparedGroup& prepared) {
+  std::vector<std::shared_ptr<Pending>>& group = prepared.group;
+  Status failure;
+  {
+    std::lock_guard lock(mu_);
+    failure = failure_;
+  }
+  if (!failure.ok()) {  // the group before this one failed: this one is refused, not written
+    for (auto& p : group) p->done(failure);
+    group.clear();
+    return;
+  }
+  if (Status room = CheckFreeSpace(); !room.ok()) {
+    FailClosed(room, group);
+    group.clear();
+    return;
+  }
+  Status written = store_->Write(prepared.batch, options_.durability == Durability::kSync);
+  if (!written.ok()) {
+    FailClosed(written, group);
+    group.clear();
+    return;
   }
   if (group.empty()) return;
 
@@ -431,7 +525,7 @@ void Journal::CommitGroup(std::vector<std::shared_ptr<Pending>>& group) {
   {
     std::lock_guard lock(mu_);
     durable_seq_ = group.back()->seq;
-    durable_hash_ = prev;
+    durable_hash_ = prepared.last_hash;
     for (auto& p : group) {
       auto it = pending_txn_.find(p->txn_key);
       if (it != pending_txn_.end() && it->second == p) pending_txn_.erase(it);
@@ -441,15 +535,16 @@ void Journal::CommitGroup(std::vector<std::shared_ptr<Pending>>& group) {
     for (auto it = waiters_.begin(); it != end; ++it) ready.push_back(std::move(it->second));
     waiters_.erase(waiters_.begin(), end);
   }
-  double seconds = static_cast<double>(clock_.MonotonicNanos() - start_ns) / 1e9;
+  double seconds = static_cast<double>(clock_.MonotonicNanos() - prepared.start_ns) / 1e9;
   if (commits_total_) commits_total_->Increment();
   if (records_total_) records_total_->Increment(group.size());
   if (group_size_) group_size_->Observe(static_cast<double>(group.size()));
   if (commit_seconds_) commit_seconds_->Observe(seconds);
   for (size_t i = 0; i < group.size(); ++i) {
-    group[i]->done(CommitInfo{group[i]->seq, hashes[i]});
+    group[i]->done(CommitInfo{group[i]->seq, prepared.hashes[i]});
   }
   for (auto& w : ready) w(Status::Ok());
+  group.clear();
 }
 
 Status Journal::CheckFreeSpace() const {

@@ -1,7 +1,8 @@
 // Journal: the durable, hash-chained decision journal with group commit. Enqueue assigns the
-// sequence number in the caller's order and returns at once; one writer thread commits queued
-// entries in sequence order, many per synced RocksDB WriteBatch, then runs their callbacks.
-// Thread-safe; owns its writer thread, store, signer and cipher.
+// sequence number in the caller's order and returns at once; a writer thread prepares queued
+// entries in sequence order, many per RocksDB WriteBatch, and a committer thread writes and
+// syncs each batch while the next is prepared, then runs their callbacks.
+// Thread-safe; owns its writer and committer threads, store, signer and cipher.
 #pragma once
 
 #include <condition_variable>
@@ -82,8 +83,9 @@ struct CommitInfo {
   Digest record_hash{};
 };
 
-// Runs on the writer thread, after the group is durable; keep it short (hand the response to
-// an I/O thread) and never call Enqueue or Flush from it: the writer would wait on itself.
+// Runs on the writer or the committer thread, after the group is durable; keep it short (hand
+// the response to an I/O thread) and never call Enqueue or Flush from it: the journal's own
+// thread would wait on itself.
 using CommitCallback = std::function<void(const Result<CommitInfo>&)>;
 
 struct StoredRecord {
@@ -190,8 +192,17 @@ class Journal {
   struct Pending;
   explicit Journal(const JournalOptions& options);
   Status Recover();
+  struct PreparedGroup;
+  // The writer thread takes groups from the queue and prepares them (PrepareGroup); a group
+  // is written and synced (CommitPrepared) by the committer thread while the writer prepares
+  // the next, or by the writer itself when nothing else is queued (no hand-off at low load).
+  // Groups are written strictly in sequence order, one at a time.
   void WriterLoop();
-  void CommitGroup(std::vector<std::shared_ptr<Pending>>& group);
+  void CommitterLoop();
+  // False when there is nothing to write or the group was already answered (failure).
+  bool PrepareGroup(std::vector<std::shared_ptr<Pending>>& group, PreparedGroup& out);
+  void HandOver(std::unique_ptr<PreparedGroup> prepared, bool stop);
+  void CommitPrepared(PreparedGroup& prepared);
   void PutDecisionIndexes(const Pending& p, const std::string& seq_key,
                           rocksdb::WriteBatch& batch) const;
   // Records whose by_account index keys start with `prefix`, newest first.
@@ -223,12 +234,20 @@ class Journal {
   Status failure_;              // guarded by mu_; non-ok once failed closed
   bool stopping_ = false;       // guarded by mu_
 
-  // Writer-thread state.
+  // Writer-thread state: the chain as prepared, which runs at most one group ahead of what
+  // is durable (durable_hash_).
   Digest chain_hash_{};
   CompactMerkle merkle_;
   uint64_t checkpoint_size_ = 0;
   int64_t checkpoint_time_us_ = 0;
-  rocksdb::WriteBatch batch_;  // reused by CommitGroup
+
+  // Hand-off from the writer to the committer.
+  std::mutex commit_mu_;
+  std::condition_variable commit_cv_;
+  std::unique_ptr<PreparedGroup> to_commit_;  // guarded by commit_mu_; waits for the committer
+  std::unique_ptr<PreparedGroup> spare_;      // guarded by commit_mu_; buffers for the next one
+  bool committing_ = false;                   // guarded by commit_mu_; a group is being written
+  bool commit_stop_ = false;                  // guarded by commit_mu_
 
   Counter* commits_total_ = nullptr;
   Counter* records_total_ = nullptr;
@@ -239,6 +258,7 @@ class Journal {
   Gauge* healthy_gauge_ = nullptr;
 
   std::thread writer_;
+  std::thread committer_;
 };
 
 }  // namespace verdict::journal

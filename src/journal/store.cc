@@ -102,7 +102,7 @@ Result<std::unique_ptr<JournalStore>> JournalStore::Open(const StoreOptions& opt
       store->env_ = rocksdb::NewCompositeEnv(options.file_system);
       db_options.env = store->env_.get();
     }
-    // One writer thread inserts each group; hinted inserts (below) need this off.
+    // One thread at a time writes a group; hinted inserts (below) need this off.
     db_options.allow_concurrent_memtable_write = false;
     rocksdb::ColumnFamilyOptions base;
     rocksdb::BlockBasedTableOptions table;
@@ -124,17 +124,18 @@ Result<std::unique_ptr<JournalStore>> JournalStore::Open(const StoreOptions& opt
       // to the flush, on a background thread (docs/PERFORMANCE.md, journal).
       if (cf == Cf::kState) {
         // Written on every decision, read only by whole scans (recovery, replay): an unsorted
-        // vector, sorted once at flush. A point Get would sort a copy: keep it off this family.
-        cf_options.memtable_factory.reset(new rocksdb::VectorRepFactory());
+        // vector, sorted once at flush. A point Get would scan it: keep it off this family.
+        cf_options.memtable_factory = std::make_shared<HashVectorRepFactory>(
+            cf_options.comparator, HashVectorRepFactory::Lookup::kScan);
       } else if (cf == Cf::kByTransaction) {
         // Point lookups (idempotency, on every Enqueue) and audit scans: hashed by whole key.
         cf_options.prefix_extractor.reset(rocksdb::NewNoopTransform());
-        cf_options.memtable_factory = std::make_shared<HashVectorRepFactory>();
+        cf_options.memtable_factory = std::make_shared<HashVectorRepFactory>(cf_options.comparator);
       } else if (cf == Cf::kByAccount) {
         // Listed per account, newest first, by a forward prefix iteration (see AccountKey):
         // hashed by account.
         cf_options.prefix_extractor = std::make_shared<AccountPrefixTransform>();
-        cf_options.memtable_factory = std::make_shared<HashVectorRepFactory>();
+        cf_options.memtable_factory = std::make_shared<HashVectorRepFactory>(cf_options.comparator);
       }
       // Index and state values are short and barely compress; only record payloads (canonical
       // input JSON, reasons) are worth the flush thread's CPU.
