@@ -32,7 +32,7 @@ struct AuditArgs {
   std::string out;
 };
 
-[[noreturn]] void Fail(const Status& status) {
+[[noreturn]] void FailAudit(const Status& status) {
   std::cerr << "verdict audit: " << status.ToString() << "\n";
   throw CLI::RuntimeError(kExitError);
 }
@@ -44,7 +44,7 @@ std::optional<int64_t> ParseTime(const std::string& text, const char* flag) {
   long long micros = std::strtoll(text.c_str(), &end, 10);
   if (end != nullptr && *end == '\0') return micros;
   Result<int64_t> parsed = ParseRfc3339Micros(text);
-  if (!parsed.ok()) Fail(InvalidArgument(parsed.status().message(), flag));
+  if (!parsed.ok()) FailAudit(InvalidArgument(parsed.status().message(), flag));
   return *parsed;
 }
 
@@ -55,12 +55,12 @@ void RunVerify(const AuditArgs& a) {
   if (!a.public_key_hex.empty()) {
     options.trusted_public_key = journal::ParsePublicKeyHex(a.public_key_hex);
     if (!options.trusted_public_key) {
-      Fail(InvalidArgument("--public-key must be 64 hex digits", "public-key"));
+      FailAudit(InvalidArgument("--public-key must be 64 hex digits", "public-key"));
     }
   }
   std::cerr << "verifying " << a.data_dir << " ...\n";
   Result<journal::VerifyReport> report = journal::Verify(options);
-  if (!report.ok()) Fail(report.status());
+  if (!report.ok()) FailAudit(report.status());
   if (a.json) {
     std::cout << journal::VerifyReportToJson(*report) << "\n";
   } else if (report->ok) {
@@ -76,7 +76,7 @@ void RunVerify(const AuditArgs& a) {
 void RunReplay(const AuditArgs& a) {
   std::cerr << "replaying " << a.data_dir << " ...\n";
   Result<JournalReplayReport> report = ReplayJournal(a.data_dir, a.kek_file);
-  if (!report.ok()) Fail(report.status());
+  if (!report.ok()) FailAudit(report.status());
   if (a.json) {
     std::cout << JournalReplayReportToJson(*report) << "\n";
   } else if (report->ok()) {
@@ -96,9 +96,9 @@ void RunReplay(const AuditArgs& a) {
 void RunShow(const AuditArgs& a) {
   Result<std::unique_ptr<journal::JournalReader>> reader =
       journal::JournalReader::Open(a.data_dir, a.kek_file);
-  if (!reader.ok()) Fail(reader.status());
+  if (!reader.ok()) FailAudit(reader.status());
   Result<std::vector<journal::JournalRecord>> found = (*reader)->Find(a.id, a.tenant);
-  if (!found.ok()) Fail(found.status());
+  if (!found.ok()) FailAudit(found.status());
   if (found->empty()) {
     std::cerr << "verdict audit: no decision or transaction " << a.id << "\n";
     throw CLI::RuntimeError(kExitProblem);
@@ -116,17 +116,17 @@ void RunExport(const AuditArgs& a) {
   filter.tenant = a.tenant;
   Result<std::unique_ptr<journal::JournalReader>> reader =
       journal::JournalReader::Open(a.data_dir, a.kek_file);
-  if (!reader.ok()) Fail(reader.status());
+  if (!reader.ok()) FailAudit(reader.status());
   std::ofstream file;
   if (!a.out.empty()) {
     file.open(a.out, std::ios::binary | std::ios::trunc);
-    if (!file) Fail(Unavailable("cannot open " + a.out + " for writing"));
+    if (!file) FailAudit(Unavailable("cannot open " + a.out + " for writing"));
   }
   std::ostream& out = a.out.empty() ? std::cout : file;
   Result<uint64_t> written = (*reader)->ExportJsonLines(filter, out);
-  if (!written.ok()) Fail(written.status());
+  if (!written.ok()) FailAudit(written.status());
   out.flush();
-  if (!out) Fail(Unavailable("writing the export failed"));
+  if (!out) FailAudit(Unavailable("writing the export failed"));
   std::cerr << "exported " << *written << " records\n";
 }
 

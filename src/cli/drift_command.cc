@@ -31,14 +31,14 @@ struct DriftFlags {
   bool quiet = false;
 };
 
-int Fail(const Status& s) {
+int FailDrift(const Status& s) {
   std::fprintf(stderr, "drift report: %s\n", s.message().c_str());
   return 1;
 }
 
 int RunDriftReport(const DriftFlags& flags) {
   if (flags.out.empty() && !flags.json) {
-    return Fail(InvalidArgument("give --out FILE.html, --json, or both", "out"));
+    return FailDrift(InvalidArgument("give --out FILE.html, --json, or both", "out"));
   }
   const auto start = std::chrono::steady_clock::now();
   // Thresholds: the [drift] table of a configuration file, else the defaults, so the report
@@ -46,31 +46,31 @@ int RunDriftReport(const DriftFlags& flags) {
   monitor::DriftOptions options;
   if (!flags.config.empty()) {
     auto engine_options = LoadEngineOptions(flags.config);
-    if (!engine_options.ok()) return Fail(engine_options.status());
+    if (!engine_options.ok()) return FailDrift(engine_options.status());
     options = engine_options->drift;
   }
 
   // The model as served: the directory's identity (schema and SHA-256 checked), its forest
   // mapped onto this binary's feature vector, and its reference distributions.
   auto model_options = training::ModelOptionsFromPath(flags.model);
-  if (!model_options.ok()) return Fail(model_options.status());
+  if (!model_options.ok()) return FailDrift(model_options.status());
   if (model_options->path == flags.model) {
-    return Fail(
+    return FailDrift(
         InvalidArgument(flags.model + ": give a model directory (with reference.json)", "model"));
   }
   auto forest = model::Forest::LoadFile(model_options->path);
-  if (!forest.ok()) return Fail(forest.status());
+  if (!forest.ok()) return FailDrift(forest.status());
   auto scorer = lifecycle::ScoringModel::Create(model_options->name, model_options->version,
                                                 std::move(forest).value(), kFeatureNames, "model");
-  if (!scorer.ok()) return Fail(scorer.status());
+  if (!scorer.ok()) return FailDrift(scorer.status());
   auto reference =
       monitor::ReadReferenceFile(flags.model + "/" + std::string(training::kReferenceFile));
-  if (!reference.ok()) return Fail(reference.status());
+  if (!reference.ok()) return FailDrift(reference.status());
   auto builder = monitor::DriftReportBuilder::Create(std::move(reference).value(), kFeatureNames);
-  if (!builder.ok()) return Fail(builder.status());
+  if (!builder.ok()) return FailDrift(builder.status());
 
   auto reader = TransactionReader::Open(flags.input, flags.format);
-  if (!reader.ok()) return Fail(reader.status());
+  if (!reader.ok()) return FailDrift(reader.status());
 
   // Features with the code `verdict train` and `replay` use: the same values the model saw.
   FeatureExtractor extractor;
@@ -81,7 +81,7 @@ int RunDriftReport(const DriftFlags& flags) {
   size_t done = 0;
   while (true) {
     auto more = (*reader)->Next(&t);
-    if (!more.ok()) return Fail(more.status());
+    if (!more.ok()) return FailDrift(more.status());
     if (!*more) break;
     stream.Process(t.txn, &features);
     builder->AddRow(features, (*scorer)->Score(view));
@@ -94,7 +94,7 @@ int RunDriftReport(const DriftFlags& flags) {
     std::fprintf(stderr, "drift report: %s:%zu: bad row: %s\n", flags.input.c_str(), bad.line,
                  bad.message.c_str());
   }
-  if (done == 0) return Fail(InvalidArgument(flags.input + ": no good rows", "input"));
+  if (done == 0) return FailDrift(InvalidArgument(flags.input + ": no good rows", "input"));
 
   monitor::DriftReport report = builder->Build(options);
   report.model_name = model_options->name;
@@ -104,7 +104,7 @@ int RunDriftReport(const DriftFlags& flags) {
     const std::string html = monitor::DriftReportToHtml(
         report, options, FormatRfc3339Micros(SystemClock::Instance().NowMicros()));
     Status written = training::WriteFileAtomically(flags.out, html);
-    if (!written.ok()) return Fail(written);
+    if (!written.ok()) return FailDrift(written);
   }
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -23,7 +23,7 @@ struct FeaturesFlags {
   bool json = false;
 };
 
-int Fail(const Status& s) {
+int FailFeatures(const Status& s) {
   std::fprintf(stderr, "features: %s\n", s.message().c_str());
   return 1;
 }
@@ -31,16 +31,16 @@ int Fail(const Status& s) {
 int RunFeatures(const FeaturesFlags& flags) {
   const auto start = std::chrono::steady_clock::now();
   auto reader = TransactionReader::Open(flags.input, flags.format);
-  if (!reader.ok()) return Fail(reader.status());
+  if (!reader.ok()) return FailFeatures(reader.status());
   training::LabelOverrides case_labels;
   if (!flags.labels_from_cases.empty()) {
     auto labels = LoadLabelsFromCases(flags.labels_from_cases, flags.labels_tenant);
-    if (!labels.ok()) return Fail(labels.status());
+    if (!labels.ok()) return FailFeatures(labels.status());
     case_labels = std::move(labels).value();
   }
   size_t relabelled = 0;
   auto writer = FeatureMatrixWriter::Open(flags.out);
-  if (!writer.ok()) return Fail(writer.status());
+  if (!writer.ok()) return FailFeatures(writer.status());
 
   FeatureExtractor extractor;
   FeatureStream stream(extractor);
@@ -49,7 +49,7 @@ int RunFeatures(const FeaturesFlags& flags) {
   size_t done = 0;
   while (true) {
     auto more = (*reader)->Next(&t);
-    if (!more.ok()) return Fail(more.status());
+    if (!more.ok()) return FailFeatures(more.status());
     if (!*more) break;
     stream.Process(t.txn, &features);
     if (auto it = case_labels.find(t.txn.transaction_id); it != case_labels.end()) {
@@ -58,11 +58,11 @@ int RunFeatures(const FeaturesFlags& flags) {
       ++relabelled;
     }
     Status s = (*writer)->Write(t.row, t.txn, t.label, t.typology, t.pattern_id, features);
-    if (!s.ok()) return Fail(s);
+    if (!s.ok()) return FailFeatures(s);
     if (++done % 100'000 == 0) std::fprintf(stderr, "\rfeatures: %zu rows", done);
   }
   Status closed = (*writer)->Close();
-  if (!closed.ok()) return Fail(closed);
+  if (!closed.ok()) return FailFeatures(closed);
   if (done >= 100'000) std::fputc('\n', stderr);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -62,7 +62,7 @@ Result<OpenedKeys> OpenKeys(const KeysArgs& args) {
   return out;
 }
 
-[[noreturn]] void Fail(const Status& status) {
+[[noreturn]] void FailKeys(const Status& status) {
   std::fprintf(stderr, "verdict keys: %s\n", status.message().c_str());
   throw CLI::RuntimeError(status.code() == StatusCode::kInvalidArgument ? 2 : 1);
 }
@@ -72,15 +72,15 @@ void Create(const KeysArgs& args) {
   for (const std::string& name : args.roles) {
     Role role;
     if (!ParseRole(name, &role)) {
-      Fail(InvalidArgument("--role " + name + ": must be scorer, analyst, admin or auditor"));
+      FailKeys(InvalidArgument("--role " + name + ": must be scorer, analyst, admin or auditor"));
     }
     roles |= static_cast<uint32_t>(role);
   }
   auto opened = OpenKeys(args);
-  if (!opened.ok()) Fail(opened.status());
+  if (!opened.ok()) FailKeys(opened.status());
   auto created = opened->keys->Create(args.tenant, args.principal, roles,
                                       SystemClock::Instance().NowMicros(), "cli");
-  if (!created.ok()) Fail(created.status());
+  if (!created.ok()) FailKeys(created.status());
   if (args.json) {
     std::string out;
     JsonWriter w(out);
@@ -95,7 +95,7 @@ void Create(const KeysArgs& args) {
 
 void List(const KeysArgs& args) {
   auto opened = OpenKeys(args);
-  if (!opened.ok()) Fail(opened.status());
+  if (!opened.ok()) FailKeys(opened.status());
   const auto keys = opened->keys->List(args.tenant);
   if (args.json) {
     std::string out;
@@ -114,10 +114,10 @@ void List(const KeysArgs& args) {
 
 void Revoke(const KeysArgs& args) {
   auto opened = OpenKeys(args);
-  if (!opened.ok()) Fail(opened.status());
+  if (!opened.ok()) FailKeys(opened.status());
   auto revoked =
       opened->keys->Revoke(args.id, args.tenant, SystemClock::Instance().NowMicros(), "cli");
-  if (!revoked.ok()) Fail(revoked.status());
+  if (!revoked.ok()) FailKeys(revoked.status());
   if (args.json) {
     std::printf("%s\n", security::StoredKeyPublicJson(*revoked).c_str());
   } else {
