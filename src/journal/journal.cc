@@ -335,7 +335,12 @@ void Journal::WriterLoop() {
       std::lock_guard lock(commit_mu_);
       prepared = spare_ ? std::move(spare_) : std::make_unique<PreparedGroup>();
     }
-    if (PrepareGroup(group, *prepared)) HandOver(std::move(prepared), stop);
+    if (PrepareGroup(group, *prepared)) {
+      HandOver(std::move(prepared), stop);
+    } else {
+      std::lock_guard lock(commit_mu_);
+      if (!spare_) spare_ = std::move(prepared);  // keep its buffers for the next group
+    }
     group.clear();
     if (stop) break;
   }
