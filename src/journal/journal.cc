@@ -244,10 +244,10 @@ Result<uint64_t> Journal::Enqueue(JournalEntry entry, CommitCallback done) {
   p->seq = next_seq_++;
   p->record.seq = p->seq;
   if (is_decision) pending_txn_[p->txn_key] = p;
-  bool was_empty = queue_.empty();
   queue_.push_back(p);
+  bool wake_writer = queue_.size() == 1 || queue_.size() == kPipelineMinQueued;
   lock.unlock();
-  if (was_empty) work_cv_.notify_one();
+  if (wake_writer) work_cv_.notify_one();
   return p->seq;
 }
 
@@ -315,7 +315,15 @@ void Journal::WriterLoop() {
     bool stop = false;
     {
       std::unique_lock lock(mu_);
-      while (queue_.empty() && !stopping_ && !(failure_.ok() && CheckpointDueByTime())) {
+      // While the committer writes a group, a short queue waits for it and then goes whole
+      // into the next group, as with one thread: a group prepared early would close before
+      // the entries that arrive during the sync, which would wait for one more sync. Only a
+      // long queue is worth preparing alongside.
+      auto wait_for_committer = [&] {
+        return committer_busy_ && queue_.size() < kPipelineMinQueued && !stopping_ && failure_.ok();
+      };
+      while ((queue_.empty() && !stopping_ && !(failure_.ok() && CheckpointDueByTime())) ||
+             wait_for_committer()) {
         // Poll the clock while a time-based checkpoint is outstanding (the clock may be manual).
         if (failure_.ok() && merkle_.size() > checkpoint_size_) {
           work_cv_.wait_for(lock, std::chrono::milliseconds(50));
@@ -358,6 +366,7 @@ void Journal::HandOver(std::unique_ptr<PreparedGroup> prepared, bool stop) {
     // the next one.
     commit_cv_.wait(lock, [&] { return to_commit_ == nullptr; });
     to_commit_ = std::move(prepared);
+    SetCommitterBusy(true);
     lock.unlock();
     commit_cv_.notify_all();
     return;
@@ -387,8 +396,17 @@ void Journal::CommitterLoop() {
     lock.lock();
     committing_ = false;
     spare_ = std::move(prepared);
+    if (to_commit_ == nullptr) SetCommitterBusy(false);
     commit_cv_.notify_all();
   }
+}
+
+void Journal::SetCommitterBusy(bool busy) {
+  {
+    std::lock_guard lock(mu_);
+    committer_busy_ = busy;
+  }
+  if (!busy) work_cv_.notify_one();
 }
 
 void Journal::PutDecisionIndexes(const Pending& p, const std::string& seq_key,

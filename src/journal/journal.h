@@ -203,6 +203,10 @@ class Journal {
   bool PrepareGroup(std::vector<std::shared_ptr<Pending>>& group, PreparedGroup& out);
   void HandOver(std::unique_ptr<PreparedGroup> prepared, bool stop);
   void CommitPrepared(PreparedGroup& prepared);
+  // Under commit_mu_; takes mu_ (order: commit_mu_, then mu_) and wakes the writer when idle.
+  void SetCommitterBusy(bool busy);
+  // The writer prepares a group while the committer writes one only once this many wait.
+  static constexpr size_t kPipelineMinQueued = 64;
   void PutDecisionIndexes(const Pending& p, const std::string& seq_key,
                           rocksdb::WriteBatch& batch) const;
   // Records whose by_account index keys start with `prefix`, newest first.
@@ -228,11 +232,12 @@ class Journal {
   std::unordered_map<std::string, std::shared_ptr<Pending>> pending_txn_;  // guarded by mu_
   std::multimap<uint64_t, std::function<void(const Status&)>> waiters_;    // guarded by mu_
   uint64_t next_seq_ = 1;                                                  // guarded by mu_
-  uint64_t committed_gen_ = 0;  // guarded by mu_; bumped whenever entries leave pending_txn_
-  uint64_t durable_seq_ = 0;    // guarded by mu_
-  Digest durable_hash_{};       // guarded by mu_
-  Status failure_;              // guarded by mu_; non-ok once failed closed
-  bool stopping_ = false;       // guarded by mu_
+  uint64_t committed_gen_ = 0;   // guarded by mu_; bumped whenever entries leave pending_txn_
+  uint64_t durable_seq_ = 0;     // guarded by mu_
+  Digest durable_hash_{};        // guarded by mu_
+  Status failure_;               // guarded by mu_; non-ok once failed closed
+  bool stopping_ = false;        // guarded by mu_
+  bool committer_busy_ = false;  // guarded by mu_; the committer holds or writes a group
 
   // Writer-thread state: the chain as prepared, which runs at most one group ahead of what
   // is durable (durable_hash_).
