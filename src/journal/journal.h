@@ -1,7 +1,8 @@
 // Journal: the durable, hash-chained decision journal with group commit. Enqueue assigns the
 // sequence number in the caller's order and returns at once; a writer thread prepares queued
-// entries in sequence order, many per RocksDB WriteBatch, and a committer thread writes and
-// syncs each batch while the next is prepared, then runs their callbacks.
+// entries in sequence order, many per RocksDB WriteBatch, and writes and syncs each batch
+// itself or, under a backlog, hands it to a committer thread while it prepares the next; the
+// thread that wrote a group runs its callbacks.
 // Thread-safe; owns its writer and committer threads, store, signer and cipher.
 #pragma once
 
@@ -195,7 +196,8 @@ class Journal {
   struct PreparedGroup;
   // The writer thread takes groups from the queue and prepares them (PrepareGroup); a group
   // is written and synced (CommitPrepared) by the committer thread while the writer prepares
-  // the next, or by the writer itself when nothing else is queued (no hand-off at low load).
+  // the next (only under a backlog: kPipelineMinQueued), or by the writer itself when nothing
+  // else is queued (no hand-off at low load).
   // Groups are written strictly in sequence order, one at a time.
   void WriterLoop();
   void CommitterLoop();
@@ -239,8 +241,8 @@ class Journal {
   bool stopping_ = false;        // guarded by mu_
   bool committer_busy_ = false;  // guarded by mu_; the committer holds or writes a group
 
-  // Writer-thread state: the chain as prepared, which runs at most one group ahead of what
-  // is durable (durable_hash_).
+  // Writer-thread state: the chain as prepared, ahead of what is durable (durable_hash_) by
+  // the groups being written, handed over and prepared (at most three).
   Digest chain_hash_{};
   CompactMerkle merkle_;
   uint64_t checkpoint_size_ = 0;
