@@ -4,6 +4,7 @@
 
 #include <future>
 #include <map>
+#include <set>
 #include <thread>
 
 #include "journal/fault_fs.h"
@@ -282,6 +283,51 @@ TEST(JournalTest, ConcurrentSubmittersGetOneContiguousOrder) {
   VerifyReport report = VerifyDir(dir.Sub("data"));
   EXPECT_TRUE(report.ok) << report.problem;
   EXPECT_EQ(report.records, static_cast<uint64_t>(kThreads * kPerThread));
+}
+
+// A backlog engages the committer thread: groups are then written by both journal threads,
+// still one at a time and in sequence order. The first commit's callback holds the writer
+// until the backlog is queued, so the hand-off is certain.
+TEST(JournalTest, ABacklogIsCommittedByBothThreadsInSequenceOrder) {
+  TempDir dir;
+  JournalOptions o = Options(dir);
+  o.max_group_size = 8;
+  auto j = OpenOrDie(o);
+  constexpr uint64_t kEntries = 2000;
+  std::mutex mu;
+  std::vector<uint64_t> callback_order;
+  std::set<std::thread::id> callback_threads;
+  std::atomic<int> failures{0};
+  std::promise<void> first_entered;
+  std::promise<void> release_first;
+  std::shared_future<void> released = release_first.get_future().share();
+  auto record = [&](const Result<CommitInfo>& r) {
+    if (!r.ok()) {
+      failures.fetch_add(1);
+      return;
+    }
+    std::lock_guard lock(mu);
+    callback_order.push_back(r->seq);
+    callback_threads.insert(std::this_thread::get_id());
+  };
+  ASSERT_TRUE(j->Enqueue(MakeEntry(1), [&](const Result<CommitInfo>& r) {
+                 record(r);
+                 first_entered.set_value();
+                 released.wait();
+               }).ok());
+  first_entered.get_future().wait();
+  for (uint64_t i = 2; i <= kEntries; ++i) ASSERT_TRUE(j->Enqueue(MakeEntry(i), record).ok());
+  release_first.set_value();
+  ASSERT_TRUE(j->Flush().ok());
+
+  EXPECT_EQ(failures.load(), 0);
+  ASSERT_EQ(callback_order.size(), kEntries);
+  for (uint64_t k = 0; k < kEntries; ++k) ASSERT_EQ(callback_order[k], k + 1);
+  EXPECT_EQ(callback_threads.size(), 2u);  // the writer and the committer
+  j.reset();
+  VerifyReport report = VerifyDir(dir.Sub("data"));
+  EXPECT_TRUE(report.ok) << report.problem;
+  EXPECT_EQ(report.records, kEntries);
 }
 
 TEST(JournalTest, DuplicateTransactionsAreRefusedWhilePendingAndAfterCommit) {
