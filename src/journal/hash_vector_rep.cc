@@ -90,12 +90,12 @@ class HashVectorRep : public MemTableRep {
   }
 
   bool Contains(const char* key) const override {
-    Slice prefix = PrefixOfEntry(key);
     std::shared_lock lock(mu_);
     if (!hashed_) {
       return std::any_of(entries_.begin(), entries_.end(),
                          [&](const Entry& e) { return compare_(e.key, key) == 0; });
     }
+    Slice prefix = PrefixOfEntry(key);
     const Slot& slot = slots_[FindSlot(prefix, Hash(prefix))];
     for (uint32_t i = slot.head; i != 0; i = entries_[i - 1].next) {
       if (compare_(entries_[i - 1].key, key) == 0) return true;

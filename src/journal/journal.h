@@ -169,8 +169,8 @@ class Journal {
                                                    std::string_view account, size_t limit,
                                                    uint64_t before_seq = UINT64_MAX) const;
 
-  // Slow by design (the state family's memtable is unsorted; a Get sorts a copy): for tests
-  // and tools, never per decision.
+  // Slow by design (the state family's memtable has no index; a Get scans every entry): for
+  // tests and tools, never per decision.
   Result<std::optional<std::string>> GetAccountState(std::string_view key) const;
   Status ForEachAccountState(
       const std::function<Status(std::string_view key, std::string_view value)>& fn) const;
