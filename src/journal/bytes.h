@@ -17,12 +17,9 @@ class ByteWriter {
   explicit ByteWriter(std::string& out) : out_(out) {}
 
   void U8(uint8_t v) { out_ += static_cast<char>(v); }
-  void U32(uint32_t v) {
-    for (int shift = 24; shift >= 0; shift -= 8) out_ += static_cast<char>((v >> shift) & 0xFF);
-  }
-  void U64(uint64_t v) {
-    for (int shift = 56; shift >= 0; shift -= 8) out_ += static_cast<char>((v >> shift) & 0xFF);
-  }
+  // One append per integer, not one per byte: records are encoded on every decision.
+  void U32(uint32_t v) { AppendBigEndian(v); }
+  void U64(uint64_t v) { AppendBigEndian(v); }
   void I64(int64_t v) { U64(static_cast<uint64_t>(v)); }
   // The IEEE 754 bit pattern, so the encoding of a double is exact and deterministic.
   void F64(double v) { U64(std::bit_cast<uint64_t>(v)); }
@@ -34,6 +31,15 @@ class ByteWriter {
   }
 
  private:
+  template <typename T>
+  void AppendBigEndian(T v) {
+    char bytes[sizeof(T)];
+    for (size_t i = 0; i < sizeof(T); ++i) {
+      bytes[i] = static_cast<char>((v >> (8 * (sizeof(T) - 1 - i))) & 0xFF);
+    }
+    out_.append(bytes, sizeof(T));
+  }
+
   std::string& out_;
 };
 

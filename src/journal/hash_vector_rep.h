@@ -1,9 +1,9 @@
-// HashVectorRepFactory: a RocksDB memtable for the journal's randomly keyed families
-// (by_transaction, by_account, and state with Lookup::kScan). Inserts append to a vector and link
-// the entry into a hash table of key prefixes (the column family's prefix extractor, else the whole
-// user key), so an insert costs O(1) with no ordered structure to maintain; point lookups and
-// prefix seeks sort only the entries of one prefix; a whole-table iteration (the flush) sorts the
-// vector once.
+// HashVectorRepFactory: a RocksDB memtable for the journal's families written on every decision
+// (records, by_decision, by_transaction, by_account, and state with Lookup::kScan). Inserts append
+// to a vector and link the entry into a hash table of key prefixes (the column family's prefix
+// extractor, else the whole user key), so an insert costs O(1) with no ordered structure to
+// maintain; point lookups and prefix seeks sort only the entries of one prefix; a whole-table
+// iteration (the flush) sorts the vector once.
 //
 // RocksDB's own hash memtables (HashSkipList, HashLinkList) insert as cheaply but build a whole
 // skiplist, one random insert per entry, every time they are iterated in total order: at each

@@ -59,6 +59,11 @@ void EncodeRecordPayload(const JournalRecord& rec, std::string& out) {
     return;
   }
   const Decision& d = rec.decision;
+  // Room for the whole payload up front (the fixed fields and the strings' length prefixes fit
+  // in the slack): growing a ~1 KB string by doubling copied it several times per record.
+  out.reserve(out.size() + 512 + rec.canonical_input.size() + 8 * rec.features.size() +
+              64 * (rec.feature_names.size() + d.reasons.size() + d.contributions.size()) +
+              rec.tenant.size() + rec.principal.size() + d.transaction_id.size());
   w.U8(kPayloadFormatVersion);
   w.Raw(std::string_view(reinterpret_cast<const char*>(d.decision_id.bytes.data()), 16));
   w.I64(rec.decided_at_us);

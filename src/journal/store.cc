@@ -108,27 +108,30 @@ Result<std::unique_ptr<JournalStore>> JournalStore::Open(const StoreOptions& opt
     rocksdb::BlockBasedTableOptions table;
     table.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));
     base.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
-    // Memtable inserts dominate the writer's CPU. Keys that arrive in order (records and
-    // checkpoints by sequence, decision ids by UUIDv7 time) insert next to the previous key
-    // with a hint; the randomly keyed families get smaller memtables, which stay in cache.
+    // Memtable inserts dominate the committer's CPU. Checkpoints, which arrive in sequence
+    // order, insert next to the previous key with a hint; the families written on every decision
+    // use our hash-vector memtable (below). All but records get smaller memtables, which stay in
+    // cache.
     std::shared_ptr<const rocksdb::SliceTransform> ordered(rocksdb::NewFixedPrefixTransform(1));
     std::vector<rocksdb::ColumnFamilyDescriptor> descriptors;
     for (int i = 0; i < static_cast<int>(Cf::kCount); ++i) {
       rocksdb::ColumnFamilyOptions cf_options = base;
       Cf cf = static_cast<Cf>(i);
-      if (cf == Cf::kRecords || cf == Cf::kCheckpoints || cf == Cf::kByDecision) {
+      if (cf == Cf::kCheckpoints) {
         cf_options.memtable_insert_with_hint_prefix_extractor = ordered;
       }
-      // The single writer thread's skiplist inserts of randomly keyed entries were its largest
-      // cost (one cache miss per level). These families insert in O(1) instead; sorting moves
-      // to the flush, on a background thread (docs/PERFORMANCE.md, journal).
+      // Skiplist inserts were the committing thread's largest cost (one cache miss per level for
+      // random keys; key comparisons even for hinted in-order ones). These families insert in
+      // O(1) instead; sorting moves to the flush, on a background thread (docs/PERFORMANCE.md,
+      // journal).
       if (cf == Cf::kState) {
         // Written on every decision, read only by whole scans (recovery, replay): an unsorted
         // vector, sorted once at flush. A point Get would scan it: keep it off this family.
         cf_options.memtable_factory = std::make_shared<HashVectorRepFactory>(
             cf_options.comparator, HashVectorRepFactory::Lookup::kScan);
-      } else if (cf == Cf::kByTransaction) {
-        // Point lookups (idempotency, on every Enqueue) and audit scans: hashed by whole key.
+      } else if (cf == Cf::kByTransaction || cf == Cf::kRecords || cf == Cf::kByDecision) {
+        // Point lookups (idempotency on every Enqueue; a record or decision id by key) and audit
+        // scans: hashed by whole key. A scan of a live memtable sorts a copy of it first.
         cf_options.prefix_extractor.reset(rocksdb::NewNoopTransform());
         cf_options.memtable_factory = std::make_shared<HashVectorRepFactory>(cf_options.comparator);
       } else if (cf == Cf::kByAccount) {
