@@ -175,6 +175,40 @@ TEST_P(HashVectorRepTest, ASnapshotSeesTheValueOfItsTime) {
   ExpectMatchesModel();
 }
 
+// Keys that share a long prefix (as a tenant's do), differ only past their first bytes, or only
+// in length or in trailing zero bytes come out of the flush in bytewise order, whether inserted
+// shuffled or in key order (as records are, by sequence).
+TEST_P(HashVectorRepTest, KeysSharingALongPrefixFlushInBytewiseOrder) {
+  const std::string shared("tenant\0acc", 10);
+  std::vector<std::string> tails = {"",
+                                    std::string(1, '\0'),
+                                    std::string(2, '\0'),
+                                    std::string("\0\x01", 2),
+                                    "\x01",
+                                    "abcdefgh",
+                                    "abcdefghi",
+                                    std::string("abcdefgh\0", 9),
+                                    "abcdefgg\xff",
+                                    "abcdefgh\xff",
+                                    "abcdefghij-0001",
+                                    "abcdefghij-0002",
+                                    "\xff\xff\xff\xff\xff\xff\xff\xff"};
+  std::mt19937 rng(11);
+  std::shuffle(tails.begin(), tails.end(), rng);
+  for (const std::string& tail : tails) Put(shared + tail, "shuffled " + tail);
+  ASSERT_TRUE(db_->Flush(rocksdb::FlushOptions()).ok());
+  ExpectMatchesModel();
+  // Appended in key order.
+  for (int i = 0; i < 300; ++i) {
+    char seq[16];
+    std::snprintf(seq, sizeof seq, "%012d", i);
+    Put(shared + "seq-" + seq, "in order");
+  }
+  ExpectMatchesModel();
+  ASSERT_TRUE(db_->Flush(rocksdb::FlushOptions()).ok());
+  ExpectMatchesModel();
+}
+
 // A comparator other than the bytewise one is honoured: the rep sorts with it, not bytewise.
 TEST(HashVectorRepComparator, AReverseComparatorOrdersTheFlushedTable) {
   std::string dir = std::filesystem::temp_directory_path() /
