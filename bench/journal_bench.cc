@@ -23,6 +23,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "features/feature_vector.h"
 #include "journal/journal.h"
 
 namespace verdict::journal {
@@ -58,8 +59,11 @@ JournalEntry MakeEntry(uint64_t i) {
       R"("timestamp":"2026-12-02T10:15:30.123Z","transaction_id":"tx-)" + std::to_string(i) +
       R"(","type":"transfer"})";
   r.accounts = {sender, receiver};
-  r.feature_schema_version = "features-v3";
-  for (int f = 0; f < 32; ++f) r.features.push_back(static_cast<double>(i % 97) * 0.25 + f);
+  // As large as the engine's records: its whole feature vector is journaled.
+  r.feature_schema_version = std::string(kFeatureSchemaVersion);
+  for (size_t f = 0; f < kFeatureCount; ++f) {
+    r.features.push_back(static_cast<double>(i % 97) * 0.25 + static_cast<double>(f));
+  }
   for (int b = 0; b < 8; ++b)
     r.decision.decision_id.bytes[15 - b] = static_cast<uint8_t>(i >> (8 * b));
   r.decision.decision_id.bytes[6] = 0x70;

@@ -304,27 +304,56 @@ class HashVectorRep : public MemTableRep {
   // The internal key order (user key ascending, then sequence and type descending) for a
   // bytewise user comparator, with each entry's key decoded once rather than at every
   // comparison: RocksDB's comparator decodes both varint-prefixed keys and makes two virtual
-  // calls per comparison, which made the flush's sorts 7 % of the journal's CPU.
+  // calls per comparison, which made the flush's sorts 7 % of the journal's CPU. Each entry also
+  // carries the 8 bytes of its key after the prefix all keys share (a tenant name, say) as one
+  // integer, so most comparisons are one integer compare with no memory access.
   static void SortBytewise(std::vector<const char*>& entries) {
     struct Decoded {
+      uint64_t head;  // key bytes [shared, shared + 8), zero-padded, big-endian
       std::string_view user_key;
       uint64_t tag;  // sequence << 8 | type
       const char* entry;
     };
     std::vector<Decoded> decoded;
     decoded.reserve(entries.size());
+    size_t shared = std::string_view::npos;
     for (const char* entry : entries) {
       Slice internal_key = rocksdb::GetLengthPrefixedSlice(entry);
       uint64_t tag = 0;
       std::memcpy(&tag, internal_key.data() + internal_key.size() - 8, 8);  // little-endian
-      decoded.push_back(
-          {std::string_view(internal_key.data(), internal_key.size() - 8), tag, entry});
+      std::string_view user_key(internal_key.data(), internal_key.size() - 8);
+      if (!decoded.empty()) shared = std::min(shared, CommonPrefix(decoded[0].user_key, user_key));
+      decoded.push_back({0, user_key, tag, entry});
     }
-    std::sort(decoded.begin(), decoded.end(), [](const Decoded& a, const Decoded& b) {
-      if (int c = a.user_key.compare(b.user_key); c != 0) return c < 0;
+    if (shared == std::string_view::npos) shared = 0;
+    for (Decoded& d : decoded) d.head = BigEndianHead(d.user_key, shared);
+    std::sort(decoded.begin(), decoded.end(), [shared](const Decoded& a, const Decoded& b) {
+      if (a.head != b.head) return a.head < b.head;
+      if (int c = a.user_key.substr(shared).compare(b.user_key.substr(shared)); c != 0) {
+        return c < 0;
+      }
       return a.tag > b.tag;
     });
     for (size_t i = 0; i < decoded.size(); ++i) entries[i] = decoded[i].entry;
+  }
+
+  static size_t CommonPrefix(std::string_view a, std::string_view b) {
+    size_t n = std::min(a.size(), b.size());
+    size_t i = 0;
+    while (i < n && a[i] == b[i]) ++i;
+    return i;
+  }
+
+  // Bytes [from, from + 8) of `key` as a big-endian integer, missing bytes as zeros. For any two
+  // keys that share their first `from` bytes, a < b implies head(a) <= head(b); ties go to the
+  // full comparison.
+  static uint64_t BigEndianHead(std::string_view key, size_t from) {
+    uint64_t head = 0;
+    for (size_t i = 0; i < 8; ++i) {
+      uint8_t byte = from + i < key.size() ? static_cast<uint8_t>(key[from + i]) : 0;
+      head = head << 8 | byte;
+    }
+    return head;
   }
 
   const KeyComparator& compare_;
