@@ -243,7 +243,13 @@ Result<uint64_t> Journal::Enqueue(JournalEntry entry, CommitCallback done) {
   }
   p->seq = next_seq_++;
   p->record.seq = p->seq;
-  if (is_decision) pending_txn_[p->txn_key] = p;
+  if (is_decision) {
+    auto [it, inserted] = pending_txn_.try_emplace(p->txn_key, p);
+    if (!inserted) {  // duplicates allowed: the newer entry owns the key's bytes from now on
+      pending_txn_.erase(it);
+      pending_txn_.emplace(p->txn_key, p);
+    }
+  }
   queue_.push_back(p);
   bool wake_writer = queue_.size() == 1 || queue_.size() == kPipelineMinQueued;
   lock.unlock();

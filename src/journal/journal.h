@@ -231,9 +231,11 @@ class Journal {
   std::condition_variable work_cv_;             // writer waits for entries
   std::condition_variable not_full_cv_;         // Enqueue waits for room
   std::deque<std::shared_ptr<Pending>> queue_;  // guarded by mu_
-  std::unordered_map<std::string, std::shared_ptr<Pending>> pending_txn_;  // guarded by mu_
-  std::multimap<uint64_t, std::function<void(const Status&)>> waiters_;    // guarded by mu_
-  uint64_t next_seq_ = 1;                                                  // guarded by mu_
+  // Keyed by a view of the entry's own Pending::txn_key (no key copy per decision); an entry
+  // leaves the map when its Pending commits, or is replaced, key and value together.
+  std::unordered_map<std::string_view, std::shared_ptr<Pending>> pending_txn_;  // guarded by mu_
+  std::multimap<uint64_t, std::function<void(const Status&)>> waiters_;         // guarded by mu_
+  uint64_t next_seq_ = 1;                                                       // guarded by mu_
   uint64_t committed_gen_ = 0;   // guarded by mu_; bumped whenever entries leave pending_txn_
   uint64_t durable_seq_ = 0;     // guarded by mu_
   Digest durable_hash_{};        // guarded by mu_
