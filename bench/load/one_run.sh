@@ -6,7 +6,8 @@
 # Environment: ENGINE_CPU (default 1), LOAD_CPU (0), CONNECTIONS (64), MIX (standard=1),
 #   DURABILITY (sync | async), FIFO=1 (the plain FIFO scheduler), EXTRA_TOML (appended to the configuration, e.g.
 #   $'[tenants.bench]\nrate = 1' to have every request refused by the rate limit).
-#   PERF=1 records `perf record -g` of the engine for 3 s into $OUT/perf.data;
+#   PERF=1 records `perf record -g` of the engine for 3 s into $OUT/perf.data (PERF_CALLGRAPH,
+#   e.g. "dwarf,16384", replaces -g's frame pointers, which the release build does not keep);
 #   STRACE=1 counts its system calls for 3 s into $OUT/strace.txt.
 #   REALTIME_RATE=R: the engine also gets a realtime listener, and a second verdict-load sends it
 #   R realtime requests/s (8 connections) during the run.
@@ -29,7 +30,9 @@ cpu_ticks() { awk '{print $14 + $15}' "/proc/$ENGINE/stat"; }
 before=$(cpu_ticks)
 probes=()
 if [ -n "${PERF:-}" ]; then
-  (sleep 1; perf record -g -o "$OUT/perf.data" -p "$ENGINE" -- sleep 3 > /dev/null 2>&1) &
+  callgraph=(-g)
+  if [ -n "${PERF_CALLGRAPH:-}" ]; then callgraph=(-F 1000 --call-graph "$PERF_CALLGRAPH"); fi
+  (sleep 1; perf record "${callgraph[@]}" -o "$OUT/perf.data" -p "$ENGINE" -- sleep 3 > /dev/null 2>&1) &
   probes+=($!)
 fi
 if [ -n "${STRACE:-}" ]; then
