@@ -214,8 +214,9 @@ class Journal {
   // Records whose by_account index keys start with `prefix`, newest first.
   Result<std::vector<JournalRecord>> ListIndexed(const std::string& prefix, size_t limit,
                                                  uint64_t before_seq) const;
-  // Ok, or kUnavailable when free space is below options_.min_free_bytes.
-  Status CheckFreeSpace() const;
+  // Ok, or kUnavailable when free space is below options_.min_free_bytes. `batch_bytes`: what
+  // the group about to be written adds.
+  Status CheckFreeSpace(size_t batch_bytes);
   void FailClosed(const Status& cause, std::vector<std::shared_ptr<Pending>>& group);
   bool CheckpointDueByTime() const;
   Result<bool> TransactionCommitted(const std::string& txn_key) const;
@@ -249,6 +250,12 @@ class Journal {
   CompactMerkle merkle_;
   uint64_t checkpoint_size_ = 0;
   int64_t checkpoint_time_us_ = 0;
+
+  // Free-space check state, touched only by the thread committing a group (groups are
+  // committed one at a time, the hand-off under commit_mu_ ordering them).
+  int64_t space_checked_ns_ = 0;      // when statvfs last ran (0: never)
+  uint64_t space_free_bytes_ = 0;     // what it found
+  uint64_t written_since_check_ = 0;  // batch bytes written since
 
   // Hand-off from the writer to the committer.
   std::mutex commit_mu_;
