@@ -1,28 +1,9 @@
 #include "journal/digest.h"
 
-#include <openssl/evp.h>
-
-#include <cstdlib>
-#include <memory>
+#include "common/sha256.h"
 
 namespace verdict::journal {
 namespace {
-
-// Fetched once: OpenSSL 3's implicit fetch in EVP_sha256() costs more than hashing a record.
-const EVP_MD* Sha256Md() {
-  static EVP_MD* md = EVP_MD_fetch(nullptr, "SHA256", nullptr);
-  if (md == nullptr) std::abort();  // libcrypto without SHA-256 cannot run the journal
-  return md;
-}
-
-struct CtxDeleter {
-  void operator()(EVP_MD_CTX* ctx) const { EVP_MD_CTX_free(ctx); }
-};
-
-EVP_MD_CTX* ThreadCtx() {
-  thread_local std::unique_ptr<EVP_MD_CTX, CtxDeleter> ctx(EVP_MD_CTX_new());
-  return ctx.get();
-}
 
 int HexValue(char c) {
   if (c >= '0' && c <= '9') return c - '0';
@@ -34,31 +15,12 @@ int HexValue(char c) {
 }  // namespace
 
 Digest Sha256Concat(std::string_view a, std::string_view b, std::string_view c) {
-  Digest out{};
-  EVP_MD_CTX* ctx = ThreadCtx();
-  unsigned int len = 0;
-  if (ctx == nullptr || EVP_DigestInit_ex2(ctx, Sha256Md(), nullptr) != 1 ||
-      EVP_DigestUpdate(ctx, a.data(), a.size()) != 1 ||
-      EVP_DigestUpdate(ctx, b.data(), b.size()) != 1 ||
-      EVP_DigestUpdate(ctx, c.data(), c.size()) != 1 ||
-      EVP_DigestFinal_ex(ctx, out.data(), &len) != 1 || len != out.size()) {
-    std::abort();  // only on allocation failure inside libcrypto
-  }
-  return out;
+  return Sha256Of(a, b, c);
 }
 
 Digest Sha256(std::string_view data) { return Sha256Concat(data, {}, {}); }
 
-std::string ToHex(std::string_view bytes) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  out.reserve(bytes.size() * 2);
-  for (unsigned char c : bytes) {
-    out += kHex[c >> 4];
-    out += kHex[c & 0xF];
-  }
-  return out;
-}
+std::string ToHex(std::string_view bytes) { return HexOf(bytes); }
 
 std::optional<std::string> FromHex(std::string_view hex) {
   if (hex.size() % 2 != 0) return std::nullopt;

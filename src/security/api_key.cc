@@ -1,7 +1,6 @@
 #include "security/api_key.h"
 
 #include <openssl/crypto.h>
-#include <openssl/evp.h>
 #include <openssl/rand.h>
 #include <simdjson.h>
 
@@ -10,6 +9,7 @@
 
 #include "api/auth_context.h"
 #include "common/json_writer.h"
+#include "common/sha256.h"
 
 namespace verdict::security {
 namespace {
@@ -47,14 +47,8 @@ Result<std::string> RandomHex(size_t bytes) {
 }
 
 std::string SaltedHash(std::string_view salt_hex, std::string_view secret) {
-  std::string input;
-  input.reserve(salt_hex.size() + secret.size());
-  input.append(salt_hex).append(secret);
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int length = 0;
-  EVP_Digest(input.data(), input.size(), digest, &length, EVP_sha256(), nullptr);
-  OPENSSL_cleanse(input.data(), input.size());
-  return Hex(digest, length);
+  Sha256Digest digest = Sha256Of(salt_hex, secret);
+  return Hex(digest.data(), digest.size());
 }
 
 }  // namespace
