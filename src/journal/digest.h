@@ -8,9 +8,11 @@
 #include <string>
 #include <string_view>
 
+#include "common/sha256.h"
+
 namespace verdict::journal {
 
-using Digest = std::array<uint8_t, 32>;
+using Digest = Sha256Digest;  // common/sha256.h computes it
 
 Digest Sha256(std::string_view data);
 // SHA-256 of the concatenation a || b || c, without building it.

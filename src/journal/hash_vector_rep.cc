@@ -338,10 +338,8 @@ class HashVectorRep : public MemTableRep {
   }
 
   static size_t CommonPrefix(std::string_view a, std::string_view b) {
-    size_t n = std::min(a.size(), b.size());
-    size_t i = 0;
-    while (i < n && a[i] == b[i]) ++i;
-    return i;
+    if (a.size() > b.size()) std::swap(a, b);
+    return static_cast<size_t>(std::mismatch(a.begin(), a.end(), b.begin()).first - a.begin());
   }
 
   // Bytes [from, from + 8) of `key` as a big-endian integer, missing bytes as zeros. For any two

@@ -44,6 +44,26 @@ std::vector<Result<CommitInfo>> Write(Journal& j, uint64_t first, uint64_t last,
   return out;
 }
 
+// A commit callback that holds the journal thread running it until released, so that what is
+// enqueued meanwhile stays pending. `also` runs first, with the commit's result.
+class HeldCallback {
+ public:
+  CommitCallback Callback(CommitCallback also = nullptr) {
+    return [this, also](const Result<CommitInfo>& r) {
+      if (also) also(r);
+      entered_.set_value();
+      released_.wait();
+    };
+  }
+  void WaitUntilEntered() { entered_.get_future().wait(); }
+  void Release() { release_.set_value(); }
+
+ private:
+  std::promise<void> entered_;
+  std::promise<void> release_;
+  std::shared_future<void> released_ = release_.get_future().share();
+};
+
 VerifyReport VerifyDir(const std::string& data_dir) {
   VerifyOptions vo;
   vo.data_dir = data_dir;
@@ -298,9 +318,7 @@ TEST(JournalTest, ABacklogIsCommittedByBothThreadsInSequenceOrder) {
   std::vector<uint64_t> callback_order;
   std::set<std::thread::id> callback_threads;
   std::atomic<int> failures{0};
-  std::promise<void> first_entered;
-  std::promise<void> release_first;
-  std::shared_future<void> released = release_first.get_future().share();
+  HeldCallback first;
   auto record = [&](const Result<CommitInfo>& r) {
     if (!r.ok()) {
       failures.fetch_add(1);
@@ -310,14 +328,10 @@ TEST(JournalTest, ABacklogIsCommittedByBothThreadsInSequenceOrder) {
     callback_order.push_back(r->seq);
     callback_threads.insert(std::this_thread::get_id());
   };
-  ASSERT_TRUE(j->Enqueue(MakeEntry(1), [&](const Result<CommitInfo>& r) {
-                 record(r);
-                 first_entered.set_value();
-                 released.wait();
-               }).ok());
-  first_entered.get_future().wait();
+  ASSERT_TRUE(j->Enqueue(MakeEntry(1), first.Callback(record)).ok());
+  first.WaitUntilEntered();
   for (uint64_t i = 2; i <= kEntries; ++i) ASSERT_TRUE(j->Enqueue(MakeEntry(i), record).ok());
-  release_first.set_value();
+  first.Release();
   ASSERT_TRUE(j->Flush().ok());
 
   EXPECT_EQ(failures.load(), 0);
@@ -334,14 +348,9 @@ TEST(JournalTest, DuplicateTransactionsAreRefusedWhilePendingAndAfterCommit) {
   TempDir dir;
   auto j = OpenOrDie(Options(dir));
   // Hold the writer inside the first callback so the next entry stays pending.
-  std::promise<void> release;
-  std::shared_future<void> released = release.get_future().share();
-  std::promise<void> entered;
-  ASSERT_TRUE(j->Enqueue(MakeEntry(1), [&](const Result<CommitInfo>&) {
-                 entered.set_value();
-                 released.wait();
-               }).ok());
-  entered.get_future().wait();
+  HeldCallback first;
+  ASSERT_TRUE(j->Enqueue(MakeEntry(1), first.Callback()).ok());
+  first.WaitUntilEntered();
   std::promise<Result<CommitInfo>> second;
   ASSERT_TRUE(
       j->Enqueue(MakeEntry(2), [&](const Result<CommitInfo>& r) { second.set_value(r); }).ok());
@@ -356,7 +365,7 @@ TEST(JournalTest, DuplicateTransactionsAreRefusedWhilePendingAndAfterCommit) {
   Result<uint64_t> dup_committed = j->Enqueue(MakeEntry(1), [](const Result<CommitInfo>&) {});
   EXPECT_EQ(dup_committed.status().code(), StatusCode::kAlreadyExists);
 
-  release.set_value();
+  first.Release();
   ASSERT_TRUE(second.get_future().get().ok());
   auto durable = j->FindByTransaction("bank-a", "tx-2");
   ASSERT_TRUE(durable.ok() && durable->has_value());
@@ -380,38 +389,28 @@ TEST(JournalTest, AllowedDuplicatesAreFoundByTheirNewestPendingEntry) {
   auto j = OpenOrDie(o);
   // Held callbacks: the first keeps what follows queued; the third keeps the newer tx-2 pending
   // after the older one has committed.
-  std::promise<void> release_first;
-  std::promise<void> release_third;
-  std::shared_future<void> first_released = release_first.get_future().share();
-  std::shared_future<void> third_released = release_third.get_future().share();
-  std::promise<void> first_entered;
-  std::promise<void> third_entered;
-  ASSERT_TRUE(j->Enqueue(MakeEntry(1), [&](const Result<CommitInfo>&) {
-                 first_entered.set_value();
-                 first_released.wait();
-               }).ok());
-  first_entered.get_future().wait();
+  HeldCallback first;
+  HeldCallback third;
+  ASSERT_TRUE(j->Enqueue(MakeEntry(1), first.Callback()).ok());
+  first.WaitUntilEntered();
   JournalEntry older = MakeEntry(2);
   JournalEntry newer = MakeEntry(2);
   newer.record.decision.decision_id = testing_util::TestUuid(99);
   ASSERT_TRUE(j->Enqueue(std::move(older), [](const Result<CommitInfo>&) {}).ok());
-  ASSERT_TRUE(j->Enqueue(MakeEntry(3), [&](const Result<CommitInfo>&) {
-                 third_entered.set_value();
-                 third_released.wait();
-               }).ok());
+  ASSERT_TRUE(j->Enqueue(MakeEntry(3), third.Callback()).ok());
   ASSERT_TRUE(j->Enqueue(std::move(newer), [](const Result<CommitInfo>&) {}).ok());
   auto found = j->FindByTransaction("bank-a", "tx-2");
   ASSERT_TRUE(found.ok() && found->has_value());
   EXPECT_EQ((*found)->record.seq, 4u);
   EXPECT_FALSE((*found)->durable);
 
-  release_first.set_value();
-  third_entered.get_future().wait();  // the older tx-2 (seq 2) is durable; the newer is not
+  first.Release();
+  third.WaitUntilEntered();  // the older tx-2 (seq 2) is durable; the newer is not
   found = j->FindByTransaction("bank-a", "tx-2");
   ASSERT_TRUE(found.ok() && found->has_value());
   EXPECT_EQ((*found)->record.seq, 4u);
   EXPECT_FALSE((*found)->durable);
-  release_third.set_value();
+  third.Release();
   ASSERT_TRUE(j->Flush().ok());
   EXPECT_EQ(j->durable_sequence(), 4u);
 }
@@ -440,14 +439,9 @@ TEST(JournalTest, EnqueueBlocksWhenTheQueueIsFullAndResumes) {
   JournalOptions o = Options(dir);
   o.max_pending = 2;
   auto j = OpenOrDie(o);
-  std::promise<void> release;
-  std::shared_future<void> released = release.get_future().share();
-  std::promise<void> entered;
-  ASSERT_TRUE(j->Enqueue(MakeEntry(1), [&](const Result<CommitInfo>&) {
-                 entered.set_value();
-                 released.wait();
-               }).ok());
-  entered.get_future().wait();
+  HeldCallback first;
+  ASSERT_TRUE(j->Enqueue(MakeEntry(1), first.Callback()).ok());
+  first.WaitUntilEntered();
   ASSERT_TRUE(j->Enqueue(MakeEntry(2), [](const Result<CommitInfo>&) {}).ok());
   ASSERT_TRUE(j->Enqueue(MakeEntry(3), [](const Result<CommitInfo>&) {}).ok());
   std::atomic<bool> fourth_done{false};
@@ -457,7 +451,7 @@ TEST(JournalTest, EnqueueBlocksWhenTheQueueIsFullAndResumes) {
   });
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
   EXPECT_FALSE(fourth_done.load());  // two entries wait: the third Enqueue waits for room
-  release.set_value();
+  first.Release();
   blocked.join();
   ASSERT_TRUE(j->Flush().ok());
   EXPECT_EQ(j->durable_sequence(), 4u);

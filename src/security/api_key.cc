@@ -20,13 +20,7 @@ constexpr size_t kSaltBytes = 16;
 constexpr std::string_view kPrefix = "vk_";
 
 std::string Hex(const unsigned char* data, size_t n) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string out(n * 2, '0');
-  for (size_t i = 0; i < n; ++i) {
-    out[2 * i] = kDigits[data[i] >> 4];
-    out[2 * i + 1] = kDigits[data[i] & 15];
-  }
-  return out;
+  return HexOf(std::string_view(reinterpret_cast<const char*>(data), n));
 }
 
 bool IsLowerHex(std::string_view s) {
