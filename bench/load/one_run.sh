@@ -11,6 +11,8 @@
 #   STRACE=1 counts its system calls for 3 s into $OUT/strace.txt.
 #   REALTIME_RATE=R: the engine also gets a realtime listener, and a second verdict-load sends it
 #   R realtime requests/s (8 connections) during the run.
+#   KEEP_DATA=1: the engine is stopped after the run and its data dir moved to $OUT/var (for
+#   `verdict audit export`: each record's stage timings).
 set -euo pipefail
 RATE=$1
 SECONDS_=$2
@@ -50,6 +52,11 @@ taskset -c "${LOAD_CPU:-0}" "$BIN/verdict-load" --target "http://127.0.0.1:$PORT
   --header "Authorization: Bearer $KEY" --json > "$OUT/run.json"
 after=$(cpu_ticks)
 for p in "${probes[@]}"; do wait "$p" || true; done
+if [ -n "${KEEP_DATA:-}" ]; then
+  stop_engine
+  rm -rf "$OUT/var"
+  mv "$work/var" "$OUT/var"
+fi
 /usr/bin/python3 - "$OUT/run.json" "$((after - before))" "$(getconf CLK_TCK)" "$OUT/realtime.json" <<'PY'
 import json, os, sys
 run, ticks, hz = json.load(open(sys.argv[1])), int(sys.argv[2]), int(sys.argv[3])

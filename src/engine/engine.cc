@@ -333,6 +333,7 @@ void Engine::Decide(const Transaction& txn, const Caller& caller, int64_t receiv
   int64_t features_done_ns = 0;
   int64_t model_done_ns = 0;
   int64_t explain_ns = 0;  // TreeSHAP time, counted in the model stage
+  int64_t policy_done_ns = 0;
   std::optional<double> score;
   PolicyResult policy;
   // What happened under the stripe locks: decided and enqueued, replayed, or refused.
@@ -398,6 +399,16 @@ void Engine::Decide(const Transaction& txn, const Caller& caller, int64_t receiv
                                        drift_frozen ? "drift" : "scheduler",
                                        "decided by rules alone: " + fallback_why});
         }
+        // The stages so far go into the record too; its journal time stays 0 and its total
+        // ends here, before the commit whose duration the record cannot know.
+        policy_done_ns = clock_.MonotonicNanos();
+        StageTimings& t = decision->timings;
+        t.queue_us = std::max<int64_t>(0, MicrosBetween(received_ns, start_ns));
+        t.features_us = MicrosBetween(start_ns, features_done_ns);
+        // Explanation time counts as model time, not policy time.
+        t.model_us = MicrosBetween(features_done_ns, model_done_ns + explain_ns);
+        t.policy_us = MicrosBetween(features_done_ns, policy_done_ns) - t.model_us;
+        t.total_us = t.queue_us + MicrosBetween(start_ns, policy_done_ns);
 
         // Applied in memory and journaled under the same locks, so journal order is the order of
         // state application (I2). A journal refusal restores the state as it was.
@@ -458,7 +469,6 @@ void Engine::Decide(const Transaction& txn, const Caller& caller, int64_t receiv
       done(*stored);
     });
   }
-  int64_t policy_done_ns = clock_.MonotonicNanos();
   const int64_t score_us = MicrosBetween(features_done_ns, model_done_ns);
   const double decided_score = decision->score;
   const Outcome decided_outcome = decision->outcome;
@@ -473,13 +483,7 @@ void Engine::Decide(const Transaction& txn, const Caller& caller, int64_t receiv
   metrics_.breaker_open->Set(
       breaker_->state(policy_done_ns / 1000) == CircuitBreaker::State::kOpen ? 1 : 0);
 
-  model_done_ns += explain_ns;  // explanation time counts as model time, not policy time
-
-  StageTimings& t = decision->timings;
-  t.queue_us = std::max<int64_t>(0, MicrosBetween(received_ns, start_ns));
-  t.features_us = MicrosBetween(start_ns, features_done_ns);
-  t.model_us = MicrosBetween(features_done_ns, model_done_ns);
-  t.policy_us = MicrosBetween(features_done_ns, policy_done_ns) - t.model_us;
+  const StageTimings& t = decision->timings;
   const int64_t service_us = MicrosBetween(start_ns, clock_.MonotonicNanos());
   if (use_model || model == nullptr) {
     scheduler_->estimator().RecordFull(service_us);
