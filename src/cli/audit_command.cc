@@ -1,6 +1,7 @@
 #include "cli/audit_command.h"
 
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -35,6 +36,18 @@ struct AuditArgs {
 [[noreturn]] void FailAudit(const Status& status) {
   std::cerr << "verdict audit: " << status.ToString() << "\n";
   throw CLI::RuntimeError(kExitError);
+}
+
+// `serve --data-dir` keeps the journal in DIR/journal; the audit commands take either that
+// folder or DIR itself, so an auditor handed the engine's data dir need not know its layout.
+AuditArgs WithJournalDir(AuditArgs a) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::exists(fs::path(a.data_dir) / "CURRENT", ec) &&
+      fs::exists(fs::path(a.data_dir) / "journal" / "CURRENT", ec)) {
+    a.data_dir = (fs::path(a.data_dir) / "journal").string();
+  }
+  return a;
 }
 
 // RFC 3339, or integer microseconds since the epoch.
@@ -138,7 +151,9 @@ void RegisterAuditCommand(CLI::App& app) {
   audit->require_subcommand(1);
 
   auto common = [&args](CLI::App* cmd) {
-    cmd->add_option("--data-dir", args->data_dir, "The engine's data directory")->required();
+    cmd->add_option("--data-dir", args->data_dir,
+                    "The engine's data directory, or the journal folder in it")
+        ->required();
     cmd->add_option("--kek-file", args->kek_file,
                     "Key-encryption key file, to read encrypted record payloads");
   };
@@ -149,20 +164,20 @@ void RegisterAuditCommand(CLI::App& app) {
   verify->add_flag("--json", args->json, "Print the report as JSON on stdout");
   verify->add_option("--public-key", args->public_key_hex,
                      "Trusted Ed25519 public key (hex); default: the data dir's .pub file");
-  verify->callback([args] { RunVerify(*args); });
+  verify->callback([args] { RunVerify(WithJournalDir(*args)); });
 
   CLI::App* show =
       audit->add_subcommand("show", "Print one decision by decision or transaction id");
   common(show);
   show->add_option("id", args->id, "Decision id (UUID) or transaction id")->required();
   show->add_option("--tenant", args->tenant, "Tenant of the transaction id (default: any)");
-  show->callback([args] { RunShow(*args); });
+  show->callback([args] { RunShow(WithJournalDir(*args)); });
 
   CLI::App* replay = audit->add_subcommand(
       "replay", "Re-run every journaled transaction; check features and account states match");
   common(replay);
   replay->add_flag("--json", args->json, "Print the report as JSON on stdout");
-  replay->callback([args] { RunReplay(*args); });
+  replay->callback([args] { RunReplay(WithJournalDir(*args)); });
 
   CLI::App* exp = audit->add_subcommand("export", "Write decisions and admin events as JSON Lines");
   common(exp);
@@ -171,7 +186,7 @@ void RegisterAuditCommand(CLI::App& app) {
   exp->add_option("--account", args->account, "Only decisions touching this account");
   exp->add_option("--tenant", args->tenant, "Only this tenant's decisions");
   exp->add_option("--out", args->out, "Output file (default: stdout)");
-  exp->callback([args] { RunExport(*args); });
+  exp->callback([args] { RunExport(WithJournalDir(*args)); });
 }
 
 }  // namespace verdict

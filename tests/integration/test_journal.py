@@ -76,12 +76,18 @@ class JournalTest(unittest.TestCase):
                 sender={"account": "ACC-R"}))
             self.assertEqual(again["decision_id"], ids[0])
         self.assertIn("review", outcomes)
-        out = subprocess.run([BINARY, "audit", "verify", "--data-dir", os.path.join(data, "journal"),
-                              "--json"], capture_output=True, text=True, timeout=60)
-        self.assertEqual(out.returncode, 0, out.stdout + out.stderr)
-        report = json.loads(out.stdout)
-        self.assertTrue(report["ok"], report)
-        self.assertEqual(report["records"], 21)
+        # The journal folder, or the data dir that serve was given: both name the same journal.
+        for data_dir in (os.path.join(data, "journal"), data):
+            out = subprocess.run([BINARY, "audit", "verify", "--data-dir", data_dir, "--json"],
+                                 capture_output=True, text=True, timeout=60)
+            self.assertEqual(out.returncode, 0, out.stdout + out.stderr)
+            report = json.loads(out.stdout)
+            self.assertTrue(report["ok"], report)
+            self.assertEqual(report["records"], 21)
+        out = subprocess.run([BINARY, "audit", "export", "--data-dir", data, "--account", "ACC-R"],
+                             capture_output=True, text=True, timeout=60)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        self.assertEqual(len(out.stdout.splitlines()), 21)
 
 
 if __name__ == "__main__":
