@@ -11,6 +11,7 @@
 #   STRACE=1 counts its system calls for 3 s into $OUT/strace.txt.
 #   REALTIME_RATE=R: the engine also gets a realtime listener, and a second verdict-load sends it
 #   R realtime requests/s (8 connections) during the run.
+#   METRICS=1: the engine's /metrics after the run, in $OUT/metrics.txt.
 #   KEEP_DATA=1: the engine is stopped after the run and its data dir moved to $OUT/var (for
 #   `verdict audit export`: each record's stage timings).
 set -euo pipefail
@@ -52,6 +53,11 @@ taskset -c "${LOAD_CPU:-0}" "$BIN/verdict-load" --target "http://127.0.0.1:$PORT
   --header "Authorization: Bearer $KEY" --json > "$OUT/run.json"
 after=$(cpu_ticks)
 for p in "${probes[@]}"; do wait "$p" || true; done
+if [ -n "${METRICS:-}" ]; then
+  /usr/bin/python3 -c 'import sys, urllib.request as u; sys.stdout.write(u.urlopen(u.Request(
+    sys.argv[1], headers={"Authorization": "Bearer " + sys.argv[2]})).read().decode())' \
+    "http://127.0.0.1:$PORT/metrics" "$ADMIN_KEY" > "$OUT/metrics.txt"
+fi
 if [ -n "${KEEP_DATA:-}" ]; then
   stop_engine
   rm -rf "$OUT/var"

@@ -13,7 +13,7 @@ make_sim_input() {
 # Starts a fresh engine. Environment: FIFO=1 (the plain FIFO scheduler), DURABILITY (sync |
 # async), JOURNAL_BACKLOG ([sched] journal_backlog), EXTRA_TOML (appended to the
 # configuration), REALTIME_LISTENER=1 (a realtime listener
-# too, its port in REALTIME_PORT).
+# too, its port in REALTIME_PORT), METRICS=1 (an admin key in ADMIN_KEY, to read /metrics).
 start_engine() {
   sed -e 's/^workers = 0/workers = 1/' -e 's/^io_threads = .*/io_threads = 1/' \
     -e "s/^durability = .*/durability = \"${DURABILITY:-sync}\"/" \
@@ -27,6 +27,10 @@ start_engine() {
   rm -rf "$work/var" "$work/port"
   KEY=$("$BIN/verdict" keys create --data-dir "$work/var" --tenant bench --role scorer --json |
     /usr/bin/python3 -c 'import json,sys;print(json.load(sys.stdin)["key"])')
+  if [ -n "${METRICS:-}" ]; then
+    ADMIN_KEY=$("$BIN/verdict" keys create --data-dir "$work/var" --tenant bench --role admin --json |
+      /usr/bin/python3 -c 'import json,sys;print(json.load(sys.stdin)["key"])')
+  fi
   local realtime=()
   if [ -n "${REALTIME_LISTENER:-}" ]; then
     realtime=(--realtime-listen 127.0.0.1:0 --realtime-port-file "$work/realtime_port")
