@@ -12,6 +12,8 @@
 #   REALTIME_RATE=R: the engine also gets a realtime listener, and a second verdict-load sends it
 #   R realtime requests/s (8 connections) during the run.
 #   METRICS=1: the engine's /metrics after the run, in $OUT/metrics.txt.
+#   ENGINE_WRAP: a command the engine runs under, e.g. "strace -f --seccomp-bpf -T -tt -e
+#   trace=fdatasync -o FILE" (the CPU figure is then the wrapper's).
 #   KEEP_DATA=1: the engine is stopped after the run and its data dir moved to $OUT/var (for
 #   `verdict audit export`: each record's stage timings).
 set -euo pipefail
@@ -21,7 +23,7 @@ BIN=${3:-build/release/bin}
 OUT=${OUT:-/tmp/verdict-one-run}
 mkdir -p "$OUT"
 work=$(mktemp -d)
-trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
+trap '[ -n "${ENGINE:-}" ] && stop_engine; kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
 
 ENGINE_CPU=${ENGINE_CPU:-1}
 if [ -n "${REALTIME_RATE:-}" ]; then REALTIME_LISTENER=1; fi

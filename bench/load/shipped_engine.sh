@@ -35,7 +35,7 @@ start_engine() {
   if [ -n "${REALTIME_LISTENER:-}" ]; then
     realtime=(--realtime-listen 127.0.0.1:0 --realtime-port-file "$work/realtime_port")
   fi
-  taskset -c "$ENGINE_CPU" "$BIN/verdict" serve --config "$work/verdict.toml" \
+  taskset -c "$ENGINE_CPU" ${ENGINE_WRAP:-} "$BIN/verdict" serve --config "$work/verdict.toml" \
     --listen 127.0.0.1:0 --data-dir "$work/var" --port-file "$work/port" "${realtime[@]}" \
     > "$work/engine.log" 2>&1 &
   ENGINE=$!
@@ -55,4 +55,9 @@ realtime_load() {
   REALTIME_LOAD=$!
 }
 
-stop_engine() { kill "$ENGINE" 2>/dev/null || true; wait "$ENGINE" 2>/dev/null || true; }
+# ENGINE may be a wrapper (ENGINE_WRAP, e.g. strace), which leaves the engine running when killed.
+stop_engine() {
+  pkill -P "$ENGINE" 2>/dev/null || true
+  kill "$ENGINE" 2>/dev/null || true
+  wait "$ENGINE" 2>/dev/null || true
+}
