@@ -98,9 +98,9 @@ Result<std::unique_ptr<JournalStore>> JournalStore::Open(const StoreOptions& opt
     // A write or sync error must stop writes rather than be retried behind our back.
     db_options.max_background_jobs = 2;
     db_options.manual_wal_flush = false;
-    // A flush or compaction writes its table out every megabyte rather than all at its end: on
-    // ext4 (data=ordered) a WAL fdatasync waits for other files' dirty blocks allocated in the
-    // same journal transaction, so megabytes left dirty by a flush stall every commit behind it.
+    // A flush or compaction writes its table out every megabyte rather than all at its end: a
+    // WAL fdatasync ends with a device cache flush, which waits for the writes queued ahead of
+    // it, and a 64 MB table written out at once would queue ahead of every commit meanwhile.
     db_options.bytes_per_sync = 1 << 20;
     if (options.file_system) {
       store->env_ = rocksdb::NewCompositeEnv(options.file_system);
