@@ -1,0 +1,36 @@
+#!/usr/bin/env python3
+"""The disk's own sync latency, for comparison with the journal's group commits (issue 7):
+N appends of SIZE bytes to a fresh file in DIR, each followed by fdatasync, timed one by one.
+
+    taskset -c 1 bench/fsync_latency.py [--size 1500] [--count 3000] [--dir /tmp]
+
+Pin it with taskset to the engine's core to see what a busy core does to a sync's wake-up
+(run a busy loop there beside it)."""
+import argparse
+import os
+import tempfile
+import time
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--size", type=int, default=1500)
+parser.add_argument("--count", type=int, default=3000)
+parser.add_argument("--dir", default="/tmp")
+args = parser.parse_args()
+
+with tempfile.NamedTemporaryFile(dir=args.dir) as f:
+    data = b"x" * args.size
+    latencies = []
+    for i in range(args.count):
+        start = time.perf_counter()
+        os.pwrite(f.fileno(), data, i * args.size)
+        os.fdatasync(f.fileno())
+        latencies.append(time.perf_counter() - start)
+latencies.sort()
+
+
+def ms(q):
+    return latencies[min(int(q * len(latencies)), len(latencies) - 1)] * 1e3
+
+
+print(f"{args.count} appends of {args.size} B + fdatasync: p50 {ms(0.5):.3f} ms, "
+      f"p99 {ms(0.99):.3f} ms, p99.9 {ms(0.999):.3f} ms, max {latencies[-1] * 1e3:.3f} ms")
