@@ -10,6 +10,12 @@ make_sim_input() {
   /usr/bin/python3 bench/load/sim_to_requests.py "$work/sim.csv" "$work/sim.jsonl"
 }
 
+# Prints a fresh API key of tenant "bench" with role $1, made in $work/var.
+bench_key() {
+  "$BIN/verdict" keys create --data-dir "$work/var" --tenant bench --role "$1" --json |
+    /usr/bin/python3 -c 'import json,sys;print(json.load(sys.stdin)["key"])'
+}
+
 # Starts a fresh engine. Environment: FIFO=1 (the plain FIFO scheduler), DURABILITY (sync |
 # async), JOURNAL_BACKLOG ([sched] journal_backlog), EXTRA_TOML (appended to the
 # configuration), REALTIME_LISTENER=1 (a realtime listener
@@ -25,12 +31,8 @@ start_engine() {
   # cheaper fallback path, which would flatter the figures).
   printf '\n[drift]\nenabled = false\n%b\n' "${EXTRA_TOML:-}" >> "$work/verdict.toml"
   rm -rf "$work/var" "$work/port"
-  KEY=$("$BIN/verdict" keys create --data-dir "$work/var" --tenant bench --role scorer --json |
-    /usr/bin/python3 -c 'import json,sys;print(json.load(sys.stdin)["key"])')
-  if [ -n "${METRICS:-}" ]; then
-    ADMIN_KEY=$("$BIN/verdict" keys create --data-dir "$work/var" --tenant bench --role admin --json |
-      /usr/bin/python3 -c 'import json,sys;print(json.load(sys.stdin)["key"])')
-  fi
+  KEY=$(bench_key scorer)
+  if [ -n "${METRICS:-}" ]; then ADMIN_KEY=$(bench_key admin); fi
   local realtime=()
   if [ -n "${REALTIME_LISTENER:-}" ]; then
     realtime=(--realtime-listen 127.0.0.1:0 --realtime-port-file "$work/realtime_port")
