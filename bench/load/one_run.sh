@@ -14,6 +14,8 @@
 #   METRICS=1: the engine's /metrics after the run, in $OUT/metrics.txt.
 #   ENGINE_WRAP: a command the engine runs under, e.g. "strace -f --seccomp-bpf -T -tt -e
 #   trace=fdatasync -o FILE" (the CPU figure is then the wrapper's).
+#   TIMELINE=1: every answer's intended send time and latency in $OUT/timeline.csv (see
+#   bench/load/stalls.py).
 #   KEEP_DATA=1: the engine is stopped after the run and its data dir moved to $OUT/var (for
 #   `verdict audit export`: each record's stage timings).
 set -euo pipefail
@@ -52,7 +54,8 @@ fi
 taskset -c "${LOAD_CPU:-0}" "$BIN/verdict-load" --target "http://127.0.0.1:$PORT" \
   --rate "$RATE" --duration "$SECONDS_" --connections "${CONNECTIONS:-64}" \
   --mix "${MIX:-standard=1}" --input "$work/sim.jsonl" \
-  --header "Authorization: Bearer $KEY" --json > "$OUT/run.json"
+  --header "Authorization: Bearer $KEY" ${TIMELINE:+--timeline "$OUT/timeline.csv"} \
+  --json > "$OUT/run.json"
 after=$(cpu_ticks)
 for p in "${probes[@]}"; do wait "$p" || true; done
 if [ -n "${METRICS:-}" ]; then

@@ -1,10 +1,12 @@
 """Issue 7 under load, counts only: a bulk flood far beyond capacity next to a trickle of
 realtime traffic. Every realtime request must be answered within its deadline; every bulk
 request must be answered (200) or refused (429): none dropped, none failed otherwise."""
+import csv
 import json
 import os
 import subprocess
 import sys
+import tempfile
 import unittest
 
 sys.path.insert(0, os.path.dirname(__file__))
@@ -26,17 +28,21 @@ durability = "async"
 
 
 class OverloadTest(unittest.TestCase):
-    def run_load(self, port, mix, rate, seconds):
+    def run_load(self, port, mix, rate, seconds, extra=()):
         out = subprocess.run(
             [LOAD, "--target", "http://127.0.0.1:%d" % port, "--rate", str(rate),
-             "--duration", str(seconds), "--connections", "64", "--mix", mix, "--json"],
+             "--duration", str(seconds), "--connections", "64", "--mix", mix, "--json",
+             *extra],
             capture_output=True, text=True, timeout=120)
         self.assertEqual(out.returncode, 0, out.stderr)
         return json.loads(out.stdout)
 
     def test_realtime_keeps_its_deadline_while_bulk_floods(self):
+        timeline = tempfile.NamedTemporaryFile(suffix=".csv", delete=False).name
+        self.addCleanup(os.unlink, timeline)
         with VerdictProcess(config=CONFIG) as server:
-            result = self.run_load(server.port, "realtime=0.05,bulk=0.95", 1000, 3)
+            result = self.run_load(server.port, "realtime=0.05,bulk=0.95", 1000, 3,
+                                   ("--timeline", timeline))
             self.assertTrue(server.alive(), server.read_log())
         rt = result["by_class"]["realtime"]
         bulk = result["by_class"]["bulk"]
@@ -48,6 +54,18 @@ class OverloadTest(unittest.TestCase):
         self.assertEqual(bulk["answered"], bulk["sent"], bulk)
         self.assertTrue(set(bulk["status"]) <= {"200", "429"}, bulk)
         self.assertGreater(bulk["status"].get("200", 0), 0, bulk)
+        # The timeline has one row per answer, with the class and status the report counted.
+        with open(timeline) as f:
+            rows = list(csv.DictReader(f))
+        self.assertEqual(len(rows), result["overall"]["answered"])
+        for klass, stats in (("realtime", rt), ("bulk", bulk)):
+            statuses = {}
+            for row in rows:
+                if row["class"] == klass:
+                    statuses[row["status"]] = statuses.get(row["status"], 0) + 1
+            self.assertEqual(statuses, stats["status"], klass)
+        self.assertTrue(all(int(r["latency_us"]) >= 0 and int(r["intended_us"]) >= 0
+                            for r in rows))
 
 
 if __name__ == "__main__":

@@ -169,6 +169,12 @@ class Runner {
       stats->within_deadline += in_time;
       stats->fallback += fallback;
     }
+    if (options_.keep_timeline) {
+      const auto sent = request.intended - start_;
+      result_.timeline.push_back(
+          {std::chrono::duration_cast<std::chrono::microseconds>(sent).count(), micros, status,
+           request.klass});
+    }
     --outstanding_;
   }
 

@@ -47,6 +47,16 @@ struct LoadOptions {
   // Empty: one stream at rate_per_s. Otherwise one stream per tenant at its own rate (the
   // mix applies to each), rate_per_s is ignored, and results are also kept per tenant.
   std::vector<TenantLoad> tenants;
+  // Keep one TimelineSample per answer (LoadResult::timeline), to see when slow answers
+  // happened: a burst of them at one moment is a stall, spread out they are queueing.
+  bool keep_timeline = false;
+};
+
+struct TimelineSample {
+  int64_t intended_us;  // intended send time, from the start of sending
+  int64_t latency_us;
+  int status;  // HTTP code; 0 = connection lost
+  std::string klass;
 };
 
 struct ClassStats {
@@ -72,6 +82,7 @@ struct LoadResult {
   std::map<std::string, ClassStats> by_class;
   std::map<std::string, double> tenant_rate_per_s;  // offered, by tenant (with --tenant)
   std::map<std::string, TenantStats> by_tenant;     // with --tenant only
+  std::vector<TimelineSample> timeline;             // with keep_timeline, in answer order
 };
 
 // Parses "NAME:RATE[:KEY]"; errors name --tenant.

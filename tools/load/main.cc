@@ -60,6 +60,15 @@ bool ParseMix(const std::string& text, load::LoadOptions* o, std::string* error)
   return true;
 }
 
+bool WriteTimeline(const std::string& path, const std::vector<load::TimelineSample>& samples) {
+  std::ofstream out(path);
+  out << "intended_us,latency_us,status,class\n";
+  for (const load::TimelineSample& s : samples) {
+    out << s.intended_us << ',' << s.latency_us << ',' << s.status << ',' << s.klass << '\n';
+  }
+  return static_cast<bool>(out.flush());
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -92,6 +101,9 @@ int main(int argc, char** argv) {
   app.add_option("--drain", options.drain_s, "Seconds to wait for answers after sending");
   app.add_option("--seed", options.seed, "Random seed");
   app.add_flag("--json", json, "Print one JSON object on stdout");
+  std::string timeline;
+  app.add_option("--timeline", timeline,
+                 "CSV file of every answer: intended_us,latency_us,status,class (one step only)");
   CLI11_PARSE(app, argc, argv);
 
   std::string error;
@@ -133,6 +145,12 @@ int main(int argc, char** argv) {
     }
   }
 
+  if (!timeline.empty() && !ramp.empty()) {
+    std::fprintf(stderr, "verdict-load: --timeline and --ramp do not combine\n");
+    return 2;
+  }
+  options.keep_timeline = !timeline.empty();
+
   std::vector<double> rates = ramp.empty() ? std::vector<double>{options.rate_per_s} : ramp;
   std::vector<load::LoadResult> steps;
   for (double rate : rates) {
@@ -149,6 +167,10 @@ int main(int argc, char** argv) {
       return 2;
     }
     if (!json) std::fputs(load::ResultToText(*result).c_str(), stdout);
+    if (!timeline.empty() && !WriteTimeline(timeline, result->timeline)) {
+      std::fprintf(stderr, "verdict-load: cannot write --timeline %s\n", timeline.c_str());
+      return 2;
+    }
     steps.push_back(std::move(result).value());
   }
   if (json) {
