@@ -17,7 +17,8 @@ bench_key() {
 }
 
 # Starts a fresh engine. Environment: FIFO=1 (the plain FIFO scheduler), DURABILITY (sync |
-# async), JOURNAL_BACKLOG ([sched] journal_backlog), EXTRA_TOML (appended to the
+# async), JOURNAL_BACKLOG ([sched] journal_backlog), GROUP_DELAY_US ([journal]
+# group_delay_us), EXTRA_TOML (appended to the
 # configuration), REALTIME_LISTENER=1 (a realtime listener
 # too, its port in REALTIME_PORT), METRICS=1 (an admin key in ADMIN_KEY, to read /metrics).
 start_engine() {
@@ -25,6 +26,7 @@ start_engine() {
     -e "s/^durability = .*/durability = \"${DURABILITY:-sync}\"/" \
     -e "s/^fifo = false/fifo = $([ -n "${FIFO:-}" ] && echo true || echo false)/" \
     -e "s/^journal_backlog = .*/journal_backlog = ${JOURNAL_BACKLOG:-256}/" \
+    -e "s/^group_delay_us = .*/group_delay_us = ${GROUP_DELAY_US:-400}/" \
     config/verdict.toml > "$work/verdict.toml"
   # Drift watch off: a fresh engine's accounts have no history, which the monitor rightly calls
   # drift from the trained reference and freezes the model (every decision then takes the

@@ -28,6 +28,8 @@ struct JournalSettings {
   int64_t checkpoint_interval_ms = 10'000;
   std::string kek_file;       // non-empty: encrypt record payloads at rest with this key file
   uint64_t min_free_mb = 64;  // fail closed when the disk has less free space than this
+  // The writer's wait for more entries at high arrival rates (JournalOptions::group_delay_us).
+  int64_t group_delay_us = 400;
 };
 
 // [lifecycle]: staged rollout and its automatic rollback (docs/lifecycle.md).

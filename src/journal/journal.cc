@@ -49,7 +49,9 @@ std::string_view DecisionIdKey(const Uuid& id) {
 }  // namespace
 
 Journal::Journal(const JournalOptions& options)
-    : options_(options), clock_(options.clock ? *options.clock : SystemClock::Instance()) {}
+    : options_(options),
+      clock_(options.clock ? *options.clock : SystemClock::Instance()),
+      pacer_(options.group_delay_us) {}
 
 Result<std::unique_ptr<Journal>> Journal::Open(const JournalOptions& options) {
   if (options.data_dir.empty()) return InvalidArgument("journal data_dir is empty", "data_dir");
@@ -337,7 +339,16 @@ void Journal::WriterLoop() {
           work_cv_.wait(lock);
         }
       }
+      // At a high arrival rate, a short wait lets one sync serve more entries.
+      const int64_t delay_us =
+          pacer_.DelayUs(queue_.size(), kPipelineMinQueued, clock_.MonotonicNanos());
+      if (delay_us > 0 && !stopping_) {
+        work_cv_.wait_for(lock, std::chrono::microseconds(delay_us), [&] {
+          return stopping_ || !failure_.ok() || queue_.size() >= kPipelineMinQueued;
+        });
+      }
       size_t n = std::min(queue_.size(), options_.max_group_size);
+      pacer_.OnTake(n, clock_.MonotonicNanos());
       group.assign(std::make_move_iterator(queue_.begin()),
                    std::make_move_iterator(queue_.begin() + static_cast<ptrdiff_t>(n)));
       queue_.erase(queue_.begin(), queue_.begin() + static_cast<ptrdiff_t>(n));

@@ -27,6 +27,7 @@
 #include "journal/admin_event.h"
 #include "journal/checkpoint.h"
 #include "journal/envelope.h"
+#include "journal/group_pacer.h"
 #include "journal/merkle.h"
 #include "journal/record.h"
 #include "journal/store.h"
@@ -47,6 +48,10 @@ struct JournalOptions {
   int64_t checkpoint_interval_us = int64_t{10} * 1'000'000;
   // Upper bound on entries per WriteBatch.
   size_t max_group_size = 8192;
+  // At an arrival rate where at least two entries are expected within this many µs, the
+  // writer waits this long for more before it takes a group, so that one fdatasync serves
+  // more decisions (GroupPacer). 0: never waits.
+  int64_t group_delay_us = 0;
   // Enqueue blocks while this many entries wait for the writer: backpressure from the disk.
   size_t max_pending = 65536;
   // Reject an Enqueue whose (tenant, transaction id) is already journaled or pending, with
@@ -243,6 +248,8 @@ class Journal {
   Status failure_;               // guarded by mu_; non-ok once failed closed
   bool stopping_ = false;        // guarded by mu_
   bool committer_busy_ = false;  // guarded by mu_; the committer holds or writes a group
+
+  GroupPacer pacer_;  // writer-thread state
 
   // Writer-thread state: the chain as prepared, ahead of what is durable (durable_hash_) by
   // the groups being written, handed over and prepared (at most three).

@@ -344,6 +344,42 @@ TEST(JournalTest, ABacklogIsCommittedByBothThreadsInSequenceOrder) {
   EXPECT_EQ(report.records, kEntries);
 }
 
+// At a high arrival rate (GroupPacer) the writer waits for more entries before it takes a
+// group, until group_delay_us passes or a pipeline's worth (64) is queued. The manual clock
+// moves 1 ms per batch of 64, so the pacer measures 64,000/s; the delay (2 s) is far longer
+// than the test needs, so the 64 rule ends the wait. A batch whose first entry is enqueued
+// 20 ms before the other 63 then still goes into one group; without the wait the first entry
+// would be committed on its own.
+TEST(JournalTest, AtAHighRateTheWriterWaitsToFillAGroup) {
+  TempDir dir;
+  ManualClock clock(1'700'000'000'000'000);
+  MetricsRegistry metrics;
+  JournalOptions o = Options(dir);
+  o.clock = &clock;
+  o.metrics = &metrics;
+  o.group_delay_us = 2'000'000;
+  auto j = OpenOrDie(o);
+  Counter* commits = metrics.GetCounter("verdict_journal_commits_total", "");
+  uint64_t next = 1;
+  for (int batch = 0; batch < 12; ++batch, next += 64) {
+    for (const auto& r : Write(*j, next, next + 63)) ASSERT_TRUE(r.ok()) << r.status().ToString();
+    clock.AdvanceMicros(1000);
+  }
+
+  const uint64_t commits_before = commits->value();
+  std::promise<Result<CommitInfo>> first;
+  ASSERT_TRUE(
+      j->Enqueue(MakeEntry(next), [&](const Result<CommitInfo>& r) { first.set_value(r); }).ok());
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  for (const auto& r : Write(*j, next + 1, next + 63)) ASSERT_TRUE(r.ok());
+  ASSERT_TRUE(first.get_future().get().ok());
+  EXPECT_EQ(commits->value() - commits_before, 1u);
+  j.reset();
+  VerifyReport report = VerifyDir(dir.Sub("data"));
+  EXPECT_TRUE(report.ok) << report.problem;
+  EXPECT_EQ(report.records, next + 63);
+}
+
 TEST(JournalTest, DuplicateTransactionsAreRefusedWhilePendingAndAfterCommit) {
   TempDir dir;
   auto j = OpenOrDie(Options(dir));

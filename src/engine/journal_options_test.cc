@@ -1,0 +1,39 @@
+// [journal] configuration read by engine_options.cc: the group commit delay.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <string>
+
+#include "engine/engine_options.h"
+
+namespace verdict {
+namespace {
+
+TEST(JournalOptionsTest, GroupDelayDefaultsTo400AndZeroTurnsItOff) {
+  auto defaults = ParseEngineOptions("", "t.toml");
+  ASSERT_TRUE(defaults.ok()) << defaults.status().ToString();
+  EXPECT_EQ(defaults->journal.group_delay_us, 400);
+  auto off = ParseEngineOptions("[journal]\ngroup_delay_us = 0\n", "t.toml");
+  ASSERT_TRUE(off.ok()) << off.status().ToString();
+  EXPECT_EQ(off->journal.group_delay_us, 0);
+}
+
+TEST(JournalOptionsTest, BadGroupDelayIsAnErrorNamingTheKey) {
+  for (const char* toml : {"[journal]\ngroup_delay_us = -1\n", "[journal]\ngroup_delay_us = 1.5\n",
+                           "[journal]\ngroup_delay_us = 100001\n"}) {
+    auto options = ParseEngineOptions(toml, "t.toml");
+    ASSERT_FALSE(options.ok()) << toml;
+    EXPECT_EQ(options.status().field(), "journal.group_delay_us") << options.status().ToString();
+  }
+}
+
+TEST(JournalOptionsTest, TheShippedConfigurationSaysTheDefault) {
+  const char* root = std::getenv("VERDICT_SOURCE_DIR");
+  ASSERT_NE(root, nullptr) << "CTest sets VERDICT_SOURCE_DIR";
+  auto shipped = LoadEngineOptions(std::string(root) + "/config/verdict.toml");
+  ASSERT_TRUE(shipped.ok()) << shipped.status().ToString();
+  EXPECT_EQ(shipped->journal.group_delay_us, 400);
+}
+
+}  // namespace
+}  // namespace verdict
