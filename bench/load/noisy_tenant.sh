@@ -12,6 +12,7 @@
 # Usage: CAPACITY=4000 bench/load/noisy_tenant.sh [build/release/bin]
 #   CAPACITY: requests/s the engine serves at its knee on this machine (bench/load/knee.sh);
 #   DURATION: seconds per run (default 10). JSON results go to $OUT (default /tmp/verdict-noisy).
+#   TIMELINE=1: each run's answers also in $OUT/RUN.timeline.csv (bench/load/stalls.py --tenant).
 set -euo pipefail
 ENGINE_CPU=${ENGINE_CPU:-1}
 LOAD_CPU=${LOAD_CPU:-0}
@@ -45,26 +46,31 @@ start_engine() {  # $1 = extra TOML; $2 = each tenant's rate limit (0: none)
   PORT=$(cat "$work/port")
 }
 stop_engine() { kill %1 2>/dev/null || true; wait 2>/dev/null || true; }
-load() { taskset -c "$LOAD_CPU" "$BIN/verdict-load" --target "http://127.0.0.1:$PORT" --connections "${CONNECTIONS:-256}" \
-           --duration "$DURATION" --json "$@"; }
+load() {  # $1 = run name (its timeline file with TIMELINE=1); the rest: verdict-load's
+  local timeline=()
+  if [ -n "${TIMELINE:-}" ]; then timeline=(--timeline "$OUT/$1.timeline.csv"); fi
+  shift
+  taskset -c "$LOAD_CPU" "$BIN/verdict-load" --target "http://127.0.0.1:$PORT" \
+    --connections "${CONNECTIONS:-256}" --duration "$DURATION" --json "${timeline[@]}" "$@"
+}
 
 mkdir -p "$work/var"
 KEY_A=$(key_for a)
 KEY_B=$(key_for b)
 
 start_engine ""
-load --tenant "b:$SHARE:$KEY_B" > "$OUT/quiet.json"
+load quiet --tenant "b:$SHARE:$KEY_B" > "$OUT/quiet.json"
 stop_engine
 start_engine ""
-load --tenant "a:$FLOOD:$KEY_A" --tenant "b:$SHARE:$KEY_B" > "$OUT/flood.json"
+load flood --tenant "a:$FLOOD:$KEY_A" --tenant "b:$SHARE:$KEY_B" > "$OUT/flood.json"
 stop_engine
 # The same flood with each tenant's rate limit at its share: A's excess is refused (429) at
 # admission, before it costs a decision or a journal write.
 start_engine "" "$SHARE"
-load --tenant "a:$FLOOD:$KEY_A" --tenant "b:$SHARE:$KEY_B" > "$OUT/limited.json"
+load limited --tenant "a:$FLOOD:$KEY_A" --tenant "b:$SHARE:$KEY_B" > "$OUT/limited.json"
 stop_engine
 start_engine $'[sched]\nfifo = true'
-load --tenant "a:$FLOOD:$KEY_A" --tenant "b:$SHARE:$KEY_B" > "$OUT/fifo.json"
+load fifo --tenant "a:$FLOOD:$KEY_A" --tenant "b:$SHARE:$KEY_B" > "$OUT/fifo.json"
 stop_engine
 
 /usr/bin/python3 - "$OUT" <<'PY'

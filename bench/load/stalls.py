@@ -15,13 +15,15 @@ parser = argparse.ArgumentParser()
 parser.add_argument("timeline")
 parser.add_argument("threshold_us", type=int, nargs="?", default=5000)
 parser.add_argument("--class", dest="klass", help="only this priority class")
+parser.add_argument("--tenant", help="only this tenant (verdict-load --tenant runs)")
 parser.add_argument("--show", type=int, default=30, help="episodes to list")
 args = parser.parse_args()
 
 rows = sorted(
     (int(r["intended_us"]), int(r["latency_us"]))
     for r in csv.DictReader(open(args.timeline))
-    if args.klass is None or r["class"] == args.klass)
+    if (args.klass is None or r["class"] == args.klass) and
+    (args.tenant is None or r["tenant"] == args.tenant))
 episodes = []  # [first_us, last_us, count, max_latency_us]
 for sent, latency in rows:
     if latency < args.threshold_us:

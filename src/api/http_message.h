@@ -38,6 +38,12 @@ struct HttpResponse {
   std::vector<std::pair<std::string, std::string>> headers;
   // Close the connection after this response (set for errors that leave the stream unusable).
   bool close = false;
+  // Read nothing more from this connection for about this long once the response is written
+  // (capped by HttpServerOptions::max_read_pause_ms, then drawn from [half, all] of it so that
+  // connections refused together do not come back together): backpressure on a client that was told
+  // to retry later, so that a flooding tenant's next requests wait in its own socket instead
+  // of costing the server a refusal each. 0: read on at once.
+  int64_t pause_reading_ms = 0;
 };
 
 // Completes a request. Call exactly once, from any thread; the server serializes the write.

@@ -16,6 +16,7 @@
 #include <boost/beast/http.hpp>
 #include <boost/beast/ssl.hpp>
 #include <optional>
+#include <random>
 #include <thread>
 #include <vector>
 
@@ -77,6 +78,14 @@ HttpRequest ToHttpRequest(http::request<http::string_body>&& raw) {
   }
   request.body = std::move(raw.body());
   return request;
+}
+
+// A read pause drawn from [pause_ms / 2, pause_ms]: connections refused together (a flooding
+// tenant's) would otherwise all come back at the same moment, as a burst.
+int64_t SpreadPause(int64_t pause_ms) {
+  if (pause_ms <= 1) return pause_ms;
+  thread_local std::minstd_rand random(std::random_device{}());
+  return std::uniform_int_distribution<int64_t>(pause_ms / 2, pause_ms)(random);
 }
 
 // How a failed read ends the connection: quietly (status 0: the peer left, timed out, or broke
@@ -224,6 +233,7 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
   Session(tcp::socket socket, ssl::context* tls, const Router& router,
           const HttpServerOptions& options, const ServerMetrics& metrics)
       : stream_(MakeStream(std::move(socket), tls)),
+        pause_timer_(stream_.get_executor()),
         router_(router),
         options_(options),
         metrics_(metrics) {
@@ -378,13 +388,26 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
     const bool close = response.close || !keep_alive_;
     out->keep_alive(!close);
     out->prepare_payload();
+    const int64_t pause_ms =
+        SpreadPause(std::min(response.pause_reading_ms, options_.max_read_pause_ms));
     Tcp().expires_after(std::chrono::milliseconds(options_.read_timeout_ms));
-    http::async_write(stream_, *out,
-                      [self = this->shared_from_this(), out, close](beast::error_code ec, size_t) {
-                        if (ec) return self->Close();
-                        if (close) return self->ShutdownAfterError();
-                        self->ReadHeader();
-                      });
+    http::async_write(
+        stream_, *out,
+        [self = this->shared_from_this(), out, close, pause_ms](beast::error_code ec, size_t) {
+          if (ec) return self->Close();
+          if (close) return self->ShutdownAfterError();
+          self->ReadHeaderAfter(pause_ms);
+        });
+  }
+
+  // The connection's next request is read after `pause_ms` (a refused, over-rate client).
+  void ReadHeaderAfter(int64_t pause_ms) {
+    if (pause_ms <= 0) return ReadHeader();
+    pause_timer_.expires_after(std::chrono::milliseconds(pause_ms));
+    pause_timer_.async_wait([self = this->shared_from_this()](beast::error_code ec) {
+      if (ec) return self->Close();
+      self->ReadHeader();
+    });
   }
 
   // After an error response the client may still be sending a body we refused; reading and
@@ -421,6 +444,7 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
   }
 
   Stream stream_;
+  net::steady_timer pause_timer_;  // ReadHeaderAfter
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;
   const Router& router_;

@@ -50,6 +50,8 @@ struct HttpServerOptions {
   // header byte by byte is cut off), reading one body, writing one response.
   int read_timeout_ms = 10'000;
   size_t max_connections = 10'000;  // connections beyond are closed at once
+  // Upper bound on HttpResponse::pause_reading_ms; 0: never pause.
+  int64_t max_read_pause_ms = 1'000;
   TlsOptions tls;
 };
 

@@ -173,7 +173,7 @@ class Runner {
       const auto sent = request.intended - start_;
       result_.timeline.push_back(
           {std::chrono::duration_cast<std::chrono::microseconds>(sent).count(), micros, status,
-           request.klass});
+           request.klass, request.tenant >= 0 ? options_.tenants[request.tenant].name : ""});
     }
     --outstanding_;
   }

@@ -57,6 +57,7 @@ struct TimelineSample {
   int64_t latency_us;
   int status;  // HTTP code; 0 = connection lost
   std::string klass;
+  std::string tenant;  // with --tenant; empty otherwise
 };
 
 struct ClassStats {

@@ -62,9 +62,10 @@ bool ParseMix(const std::string& text, load::LoadOptions* o, std::string* error)
 
 bool WriteTimeline(const std::string& path, const std::vector<load::TimelineSample>& samples) {
   std::ofstream out(path);
-  out << "intended_us,latency_us,status,class\n";
+  out << "intended_us,latency_us,status,class,tenant\n";
   for (const load::TimelineSample& s : samples) {
-    out << s.intended_us << ',' << s.latency_us << ',' << s.status << ',' << s.klass << '\n';
+    out << s.intended_us << ',' << s.latency_us << ',' << s.status << ',' << s.klass << ','
+        << s.tenant << '\n';
   }
   return static_cast<bool>(out.flush());
 }
@@ -102,8 +103,9 @@ int main(int argc, char** argv) {
   app.add_option("--seed", options.seed, "Random seed");
   app.add_flag("--json", json, "Print one JSON object on stdout");
   std::string timeline;
-  app.add_option("--timeline", timeline,
-                 "CSV file of every answer: intended_us,latency_us,status,class (one step only)");
+  app.add_option(
+      "--timeline", timeline,
+      "CSV file of every answer: intended_us,latency_us,status,class,tenant (one step only)");
   CLI11_PARSE(app, argc, argv);
 
   std::string error;
