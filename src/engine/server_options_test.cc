@@ -1,0 +1,29 @@
+// [server] configuration read by engine_options.cc: the read pause after an over-rate refusal.
+#include <gtest/gtest.h>
+
+#include "engine/engine_options.h"
+
+namespace verdict {
+namespace {
+
+TEST(ServerOptionsTest, MaxReadPauseDefaultsToOneSecondAndZeroTurnsItOff) {
+  auto defaults = ParseEngineOptions("", "t.toml");
+  ASSERT_TRUE(defaults.ok()) << defaults.status().ToString();
+  EXPECT_EQ(defaults->server.max_read_pause_ms, 1000);
+  auto off = ParseEngineOptions("[server]\nmax_read_pause_ms = 0\n", "t.toml");
+  ASSERT_TRUE(off.ok()) << off.status().ToString();
+  EXPECT_EQ(off->server.max_read_pause_ms, 0);
+}
+
+TEST(ServerOptionsTest, BadMaxReadPauseIsAnErrorNamingTheKey) {
+  for (const char* toml :
+       {"[server]\nmax_read_pause_ms = -1\n", "[server]\nmax_read_pause_ms = \"1s\"\n",
+        "[server]\nmax_read_pause_ms = 3600001\n"}) {
+    auto options = ParseEngineOptions(toml, "t.toml");
+    ASSERT_FALSE(options.ok()) << toml;
+    EXPECT_EQ(options.status().field(), "server.max_read_pause_ms") << options.status().ToString();
+  }
+}
+
+}  // namespace
+}  // namespace verdict
