@@ -12,7 +12,8 @@
 # Usage: CAPACITY=4000 bench/load/noisy_tenant.sh [build/release/bin]
 #   CAPACITY: requests/s the engine serves at its knee on this machine (bench/load/knee.sh);
 #   DURATION: seconds per run (default 10). JSON results go to $OUT (default /tmp/verdict-noisy).
-#   TIMELINE=1: each run's answers also in $OUT/RUN.timeline.csv (bench/load/stalls.py --tenant).
+#   REPEAT: rounds of the four runs (default 1); more than one also prints the medians.
+#   TIMELINE=1: each run's answers also in $OUT/RUN.ROUND.timeline.csv (bench/load/stalls.py --tenant).
 set -euo pipefail
 ENGINE_CPU=${ENGINE_CPU:-1}
 LOAD_CPU=${LOAD_CPU:-0}
@@ -58,39 +59,51 @@ mkdir -p "$work/var"
 KEY_A=$(key_for a)
 KEY_B=$(key_for b)
 
-start_engine ""
-load quiet --tenant "b:$SHARE:$KEY_B" > "$OUT/quiet.json"
-stop_engine
-start_engine ""
-load flood --tenant "a:$FLOOD:$KEY_A" --tenant "b:$SHARE:$KEY_B" > "$OUT/flood.json"
-stop_engine
-# The same flood with each tenant's rate limit at its share: A's excess is refused (429) at
-# admission, before it costs a decision or a journal write.
-start_engine "" "$SHARE"
-load limited --tenant "a:$FLOOD:$KEY_A" --tenant "b:$SHARE:$KEY_B" > "$OUT/limited.json"
-stop_engine
-start_engine $'[sched]\nfifo = true'
-load fifo --tenant "a:$FLOOD:$KEY_A" --tenant "b:$SHARE:$KEY_B" > "$OUT/fifo.json"
-stop_engine
+# REPEAT rounds of the four runs, in turn, so that each comparison is between neighbours in
+# time (a single 10 s run's p99 moves 2-4x between identical runs on this VM).
+for round in $(seq "${REPEAT:-1}"); do
+  start_engine ""
+  load "quiet.$round" --tenant "b:$SHARE:$KEY_B" > "$OUT/quiet.$round.json"
+  stop_engine
+  start_engine ""
+  load "flood.$round" --tenant "a:$FLOOD:$KEY_A" --tenant "b:$SHARE:$KEY_B" > "$OUT/flood.$round.json"
+  stop_engine
+  # The same flood with each tenant's rate limit at its share: A's excess is refused (429) at
+  # admission, before it costs a decision or a journal write, and its refused connections are
+  # then paused (server.max_read_pause_ms).
+  start_engine "" "$SHARE"
+  load "limited.$round" --tenant "a:$FLOOD:$KEY_A" --tenant "b:$SHARE:$KEY_B" \
+    > "$OUT/limited.$round.json"
+  stop_engine
+  start_engine $'[sched]\nfifo = true'
+  load "fifo.$round" --tenant "a:$FLOOD:$KEY_A" --tenant "b:$SHARE:$KEY_B" > "$OUT/fifo.$round.json"
+  stop_engine
+done
 
-/usr/bin/python3 - "$OUT" <<'PY'
-import json, sys
-out = sys.argv[1]
-runs = {name: json.load(open(f"{out}/{name}.json"))
-        for name in ("quiet", "flood", "limited", "fifo")}
-print("run    tenant offered/s  sent  answered  in-deadline  p50_us  p99_us  p999_us  status")
-for name, r in runs.items():
-    for tenant, t in sorted(r["by_tenant"].items()):
-        o = t["overall"]
-        print(f"{name:6} {tenant:6} {t['rate_per_s']:9.0f} {o['sent']:6} {o['answered']:8} "
-              f"{o['within_deadline']:11} {o['p50_us']:7} {o['p99_us']:7} {o['p999_us']:8}  "
-              f"{o['status']}")
-quiet = runs["quiet"]["by_tenant"]["b"]["overall"]["p99_us"]
-flood = runs["flood"]["by_tenant"]["b"]["overall"]["p99_us"]
-limited = runs["limited"]["by_tenant"]["b"]["overall"]["p99_us"]
-fifo = runs["fifo"]["by_tenant"]["b"]["overall"]["p99_us"]
-print(f"B p99: quiet {quiet} us; A flooding: {flood} us ({flood / quiet:.2f}x; target <= 1.5x), "
-      f"with rate limits {limited} us ({limited / quiet:.2f}x), "
-      f"FIFO {fifo} us ({fifo / quiet:.2f}x)")
+/usr/bin/python3 - "$OUT" "${REPEAT:-1}" <<'PY'
+import json, statistics, sys
+out, rounds = sys.argv[1], int(sys.argv[2])
+names = ("quiet", "flood", "limited", "fifo")
+print("round run     tenant offered/s  sent  answered  in-deadline  p50_us  p99_us  p999_us  status")
+b_p99 = {name: [] for name in names}
+for k in range(1, rounds + 1):
+    for name in names:
+        r = json.load(open(f"{out}/{name}.{k}.json"))
+        for tenant, t in sorted(r["by_tenant"].items()):
+            o = t["overall"]
+            print(f"{k:5} {name:7} {tenant:6} {t['rate_per_s']:9.0f} {o['sent']:6} "
+                  f"{o['answered']:8} {o['within_deadline']:11} {o['p50_us']:7} {o['p99_us']:7} "
+                  f"{o['p999_us']:8}  {o['status']}")
+        b_p99[name].append(r["by_tenant"]["b"]["overall"]["p99_us"])
+for k in range(rounds):
+    quiet = b_p99["quiet"][k]
+    print(f"round {k + 1}: B p99 quiet {quiet} us; A flooding "
+          + ", ".join(f"{name} {b_p99[name][k]} us ({b_p99[name][k] / quiet:.2f}x)"
+                      for name in names[1:]))
+if rounds > 1:
+    median = {name: statistics.median(v) for name, v in b_p99.items()}
+    print(f"medians over {rounds} rounds: B p99 quiet {median['quiet']:.0f} us; A flooding "
+          + ", ".join(f"{name} {median[name]:.0f} us ({median[name] / median['quiet']:.2f}x)"
+                      for name in names[1:]) + " (target <= 1.5x)")
 PY
 echo "results in $OUT" >&2

@@ -11,6 +11,7 @@
 
 #include "api/http_server.h"
 #include "cli/demo_traffic.h"
+#include "common/heap_prefault.h"
 #include "engine/case_routes.h"
 #include "engine/console_routes.h"
 #include "engine/drift_routes.h"
@@ -80,6 +81,11 @@ int Serve(const ServeFlags& flags) {
     return 2;
   }
 
+  if (options.heap_prefault_mb > 0) {
+    const bool kept = PrefaultHeap(options.heap_prefault_mb << 20);
+    spdlog::info("heap: {} MiB prefaulted{}", options.heap_prefault_mb,
+                 kept ? " and kept" : " (the allocator may return it)");
+  }
   MetricsRegistry metrics;
   Result<std::unique_ptr<Engine>> engine =
       Engine::Create(options, metrics, SystemClock::Instance());

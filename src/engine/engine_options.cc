@@ -216,6 +216,7 @@ Status ReadEngine(TableReader& r, EngineOptions* o) {
   VERDICT_RETURN_IF_ERROR(r.Integer("account_stripes", &o->account_stripes, 1, 1 << 20));
   VERDICT_RETURN_IF_ERROR(r.Integer("queue_capacity", &o->sched.queue_capacity, 1, 1 << 24));
   VERDICT_RETURN_IF_ERROR(r.String("data_dir", &o->data_dir));
+  VERDICT_RETURN_IF_ERROR(r.Integer("heap_prefault_mb", &o->heap_prefault_mb, 0, 1 << 16));
   return r.RejectUnknown();
 }
 

@@ -50,6 +50,8 @@ struct EngineOptions {
   size_t max_batch_items = 1000;
   size_t account_stripes = 1024;
   std::string data_dir = "./var";
+  // [engine] heap_prefault_mb: heap touched at start-up and kept (PrefaultHeap); 0: none.
+  size_t heap_prefault_mb = 0;
   // Workers, queue capacities, classes and the model's circuit breaker ([engine] workers and
   // queue_capacity, the rest under [sched]).
   SchedulerOptions sched;

@@ -1,4 +1,5 @@
-// [journal] configuration read by engine_options.cc: the group commit delay.
+// [journal] and [engine] configuration read by engine_options.cc: the group commit delay
+// and the heap prefault.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -33,6 +34,20 @@ TEST(JournalOptionsTest, TheShippedConfigurationSaysTheDefault) {
   auto shipped = LoadEngineOptions(std::string(root) + "/config/verdict.toml");
   ASSERT_TRUE(shipped.ok()) << shipped.status().ToString();
   EXPECT_EQ(shipped->journal.group_delay_us, 400);
+}
+
+TEST(EngineHeapOptionsTest, PrefaultIsOffByDefaultAndOnInTheShippedConfiguration) {
+  auto defaults = ParseEngineOptions("", "t.toml");
+  ASSERT_TRUE(defaults.ok()) << defaults.status().ToString();
+  EXPECT_EQ(defaults->heap_prefault_mb, 0u);
+  const char* root = std::getenv("VERDICT_SOURCE_DIR");
+  ASSERT_NE(root, nullptr) << "CTest sets VERDICT_SOURCE_DIR";
+  auto shipped = LoadEngineOptions(std::string(root) + "/config/verdict.toml");
+  ASSERT_TRUE(shipped.ok()) << shipped.status().ToString();
+  EXPECT_EQ(shipped->heap_prefault_mb, 256u);
+  auto bad = ParseEngineOptions("[engine]\nheap_prefault_mb = -1\n", "t.toml");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().field(), "engine.heap_prefault_mb");
 }
 
 }  // namespace
