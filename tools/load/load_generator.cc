@@ -254,7 +254,7 @@ class Runner {
   }
 
   std::string MakeBody(const std::string& klass) {
-    const uint64_t n = issued_;
+    const uint64_t n = options_.first_sequence + issued_;
     if (!options_.input_lines.empty()) {
       std::string line = options_.input_lines[n % options_.input_lines.size()];
       const uint64_t round = n / options_.input_lines.size();

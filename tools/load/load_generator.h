@@ -38,6 +38,10 @@ struct LoadOptions {
       {"realtime", 50'000}, {"standard", 200'000}, {"bulk", 2'000'000}};
   // Transaction JSON objects, one per line (e.g. converted simulator output); empty: generate.
   std::vector<std::string> input_lines;
+  // Requests already made from input_lines against the same engine (earlier --ramp steps):
+  // numbering goes on from here, so no transaction id repeats. A repeated id would be an
+  // idempotent replay, answered from the journal without a decision, and flatter the step.
+  uint64_t first_sequence = 0;
   std::vector<std::pair<std::string, std::string>> headers;
   uint64_t max_requests = 50'000'000;
   // After the sending window closes, how long to wait for answers still outstanding.

@@ -168,6 +168,7 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "verdict-load: %s\n", result.status().message().c_str());
       return 2;
     }
+    options.first_sequence += result->overall.sent;
     if (!json) std::fputs(load::ResultToText(*result).c_str(), stdout);
     if (!timeline.empty() && !WriteTimeline(timeline, result->timeline)) {
       std::fprintf(stderr, "verdict-load: cannot write --timeline %s\n", timeline.c_str());
