@@ -420,6 +420,7 @@ void Engine::Decide(const Transaction& txn, const Caller& caller, int64_t receiv
         ApplyTransaction(txn, sender, receiver);
 
         journal::JournalEntry entry;
+        entry.urgent = txn.priority == Priority::kRealtime;
         journal::JournalRecord& record = entry.record;
         record.decided_at_us = clock_.NowMicros();
         record.timestamp_us = txn.timestamp_us;

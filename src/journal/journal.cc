@@ -210,6 +210,7 @@ Result<uint64_t> Journal::Enqueue(JournalEntry entry, CommitCallback done) {
   p->record = std::move(entry.record);
   p->state_updates = std::move(entry.state_updates);
   p->done = std::move(done);
+  const bool entry_urgent = entry.urgent;
 
   // The store lookup runs outside the lock; committed_gen_ tells whether an entry left the
   // pending map meanwhile (then it is in the store and the lookup is repeated under the lock).
@@ -253,7 +254,9 @@ Result<uint64_t> Journal::Enqueue(JournalEntry entry, CommitCallback done) {
     }
   }
   queue_.push_back(p);
-  bool wake_writer = queue_.size() == 1 || queue_.size() == kPipelineMinQueued;
+  bool wake_writer = queue_.size() == 1 || queue_.size() == kPipelineMinQueued ||
+                     (entry_urgent && !urgent_queued_);
+  urgent_queued_ = urgent_queued_ || entry_urgent;
   lock.unlock();
   if (wake_writer) work_cv_.notify_one();
   return p->seq;
@@ -339,14 +342,18 @@ void Journal::WriterLoop() {
           work_cv_.wait(lock);
         }
       }
-      // At a high arrival rate, a short wait lets one sync serve more entries.
-      const int64_t delay_us =
-          pacer_.DelayUs(queue_.size(), kPipelineMinQueued, clock_.MonotonicNanos());
+      // At a high arrival rate, a short wait lets one sync serve more entries; an urgent
+      // (realtime) entry ends it.
+      const int64_t delay_us = urgent_queued_ ? 0
+                                              : pacer_.DelayUs(queue_.size(), kPipelineMinQueued,
+                                                               clock_.MonotonicNanos());
       if (delay_us > 0 && !stopping_) {
         work_cv_.wait_for(lock, std::chrono::microseconds(delay_us), [&] {
-          return stopping_ || !failure_.ok() || queue_.size() >= kPipelineMinQueued;
+          return stopping_ || !failure_.ok() || urgent_queued_ ||
+                 queue_.size() >= kPipelineMinQueued;
         });
       }
+      urgent_queued_ = false;
       size_t n = std::min(queue_.size(), options_.max_group_size);
       pacer_.OnTake(n, clock_.MonotonicNanos());
       group.assign(std::make_move_iterator(queue_.begin()),

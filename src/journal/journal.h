@@ -82,6 +82,9 @@ struct StateUpdate {
 struct JournalEntry {
   JournalRecord record;  // seq and hashes are assigned by the journal
   std::vector<StateUpdate> state_updates;
+  // A realtime decision: the writer takes its group at once rather than wait for more
+  // entries (group_delay_us).
+  bool urgent = false;
 };
 
 struct CommitInfo {
@@ -248,6 +251,7 @@ class Journal {
   Status failure_;               // guarded by mu_; non-ok once failed closed
   bool stopping_ = false;        // guarded by mu_
   bool committer_busy_ = false;  // guarded by mu_; the committer holds or writes a group
+  bool urgent_queued_ = false;   // guarded by mu_; an urgent entry waits in queue_
 
   GroupPacer pacer_;  // writer-thread state
 
