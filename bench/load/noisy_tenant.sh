@@ -38,7 +38,7 @@ key_for() {  # $1 = tenant; prints a fresh scorer key for it
 }
 
 start_engine() {  # $1 = extra TOML; $2 = each tenant's rate limit (0: none)
-  printf '[engine]\nworkers = 1\n[tenants.a]\nweight = 1\nrate = %s\n[tenants.b]\nweight = 1\nrate = %s\n%s\n' \
+  printf '[engine]\nworkers = 1\nheap_prefault_mb = 256\n[tenants.a]\nweight = 1\nrate = %s\n[tenants.b]\nweight = 1\nrate = %s\n%s\n' \
     "${2:-0}" "${2:-0}" "$1" > "$work/verdict.toml"
   rm -f "$work/port"
   taskset -c "$ENGINE_CPU" "$BIN/verdict" serve --config "$work/verdict.toml" --listen 127.0.0.1:0 \

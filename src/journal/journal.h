@@ -1,6 +1,7 @@
 // Journal: the durable, hash-chained decision journal with group commit. Enqueue assigns the
 // sequence number in the caller's order and returns at once; a writer thread prepares queued
-// entries in sequence order, many per RocksDB WriteBatch, and writes and syncs each batch
+// entries in sequence order, many per RocksDB WriteBatch (at high arrival rates it first waits
+// up to group_delay_us for more, unless an urgent entry waits), and writes and syncs each batch
 // itself or, under a backlog, hands it to a committer thread while it prepares the next; the
 // thread that wrote a group runs its callbacks.
 // Thread-safe; owns its writer and committer threads, store, signer and cipher.
