@@ -350,14 +350,20 @@ TEST(JournalTest, ABacklogIsCommittedByBothThreadsInSequenceOrder) {
 // than the test needs, so the 64 rule ends the wait. A batch whose first entry is enqueued
 // 20 ms before the other 63 then still goes into one group; without the wait the first entry
 // would be committed on its own.
+// Options for the group-delay tests: the pacer measures its rate on `clock`.
+JournalOptions PacedOptions(const TempDir& dir, ManualClock& clock, int64_t group_delay_us) {
+  JournalOptions o = Options(dir);
+  o.clock = &clock;
+  o.group_delay_us = group_delay_us;
+  return o;
+}
+
 TEST(JournalTest, AtAHighRateTheWriterWaitsToFillAGroup) {
   TempDir dir;
   ManualClock clock(1'700'000'000'000'000);
   MetricsRegistry metrics;
-  JournalOptions o = Options(dir);
-  o.clock = &clock;
+  JournalOptions o = PacedOptions(dir, clock, 2'000'000);
   o.metrics = &metrics;
-  o.group_delay_us = 2'000'000;
   auto j = OpenOrDie(o);
   Counter* commits = metrics.GetCounter("verdict_journal_commits_total", "");
   uint64_t next = 1;
@@ -386,12 +392,7 @@ TEST(JournalTest, AtAHighRateTheWriterWaitsToFillAGroup) {
 TEST(JournalTest, AnUrgentEntryEndsTheWritersWait) {
   TempDir dir;
   ManualClock clock(1'700'000'000'000'000);
-  MetricsRegistry metrics;
-  JournalOptions o = Options(dir);
-  o.clock = &clock;
-  o.metrics = &metrics;
-  o.group_delay_us = 600'000'000;
-  auto j = OpenOrDie(o);
+  auto j = OpenOrDie(PacedOptions(dir, clock, 600'000'000));
   auto enqueue = [&](uint64_t i, bool urgent) {
     JournalEntry entry = MakeEntry(i);
     entry.urgent = urgent;
