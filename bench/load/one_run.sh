@@ -4,7 +4,7 @@
 # answered request (utime + stime of the process over the run, from /proc/PID/stat).
 # Usage (from the repository root): bench/load/one_run.sh RATE SECONDS [build/release/bin]
 # Environment: ENGINE_CPU (default 1), LOAD_CPU (0), CONNECTIONS (64), MIX (standard=1),
-#   DURABILITY (sync | async), GROUP_DELAY_US (the journal's, default 400), FIFO=1 (the plain FIFO
+#   DURABILITY (sync | async), GROUP_DELAY_US (400), HEAP_PREFAULT_MB (256), FIFO=1 (the plain FIFO
 #   scheduler), EXTRA_TOML (appended to the configuration, e.g.
 #   $'[tenants.bench]\nrate = 1' to have every request refused by the rate limit).
 #   PERF=1 records `perf record -g` of the engine for 3 s into $OUT/perf.data (PERF_CALLGRAPH,
