@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """The disk's own sync latency, for comparison with the journal's group commits (issue 7):
-N appends of SIZE bytes to a fresh file in DIR, each followed by fdatasync, timed one by one.
+N writes of SIZE bytes, one after another, to a fresh file in DIR, each followed by fdatasync,
+timed one by one; --file says whether the file grows with them (as a WAL does) or not.
 
-    taskset -c 1 bench/fsync_latency.py [--size 1500] [--count 3000] [--dir /tmp]
+    taskset -c 1 bench/fsync_latency.py [--size 1500] [--count 3000] [--dir /tmp] [--file append]
 
 Pin it with taskset to the engine's core to see what a busy core does to a sync's wake-up
 (run a busy loop there beside it)."""
@@ -15,10 +16,21 @@ parser = argparse.ArgumentParser()
 parser.add_argument("--size", type=int, default=1500)
 parser.add_argument("--count", type=int, default=3000)
 parser.add_argument("--dir", default="/tmp")
+parser.add_argument(
+    "--file", choices=("append", "overwrite", "fallocate"), default="append",
+    help="append: the file grows with each write, so each sync also writes the inode (as "
+         "RocksDB's WAL does); overwrite: the file was written and synced to full size first; "
+         "fallocate: its size was allocated first (posix_fallocate)")
 args = parser.parse_args()
 
 with tempfile.NamedTemporaryFile(dir=args.dir) as f:
     data = b"x" * args.size
+    if args.file == "overwrite":
+        os.pwrite(f.fileno(), b"\0" * (args.count * args.size), 0)
+        os.fsync(f.fileno())
+    elif args.file == "fallocate":
+        os.posix_fallocate(f.fileno(), 0, args.count * args.size)
+        os.fsync(f.fileno())
     latencies = []
     for i in range(args.count):
         start = time.perf_counter()
@@ -32,5 +44,5 @@ def ms(q):
     return latencies[min(int(q * len(latencies)), len(latencies) - 1)] * 1e3
 
 
-print(f"{args.count} appends of {args.size} B + fdatasync: p50 {ms(0.5):.3f} ms, "
+print(f"{args.count} writes of {args.size} B ({args.file}) + fdatasync: p50 {ms(0.5):.3f} ms, "
       f"p99 {ms(0.99):.3f} ms, p99.9 {ms(0.999):.3f} ms, max {latencies[-1] * 1e3:.3f} ms")

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # One open-loop run against the shipped configuration (as bench/load/knee.sh starts it), for the
 # by-hand figures in docs/PERFORMANCE.md (issue 7): latency by class, and the engine's CPU per
-# answered request (utime + stime of the process over the run, from /proc/PID/stat).
+# answered request (utime + stime of the process over the run, from /proc/PID/stat), and its
+# minor page faults per second over the run (the same file).
 # Usage (from the repository root): bench/load/one_run.sh RATE SECONDS [build/release/bin]
 # Environment: ENGINE_CPU (default 1), LOAD_CPU (0), CONNECTIONS (64), MIX (standard=1),
 #   DURABILITY (sync | async), GROUP_DELAY_US (400), HEAP_PREFAULT_MB (256), FIFO=1 (the plain FIFO
@@ -35,7 +36,10 @@ source "$(dirname "$0")/shipped_engine.sh"
 make_sim_input
 start_engine
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$ENGINE/stat"; }
+minor_faults() { awk '{print $10}' "/proc/$ENGINE/stat"; }
 before=$(cpu_ticks)
+faults_before=$(minor_faults)
+started=$(date +%s.%N)
 probes=()
 if [ -n "${PERF:-}" ]; then
   callgraph=(-g)
@@ -58,6 +62,8 @@ taskset -c "${LOAD_CPU:-0}" "$BIN/verdict-load" --target "http://127.0.0.1:$PORT
   --header "Authorization: Bearer $KEY" ${TIMELINE:+--timeline "$OUT/timeline.csv"} \
   --json > "$OUT/run.json"
 after=$(cpu_ticks)
+faults=$(( $(minor_faults) - faults_before ))
+ended=$(date +%s.%N)
 for p in "${probes[@]}"; do wait "$p" || true; done
 if [ -n "${METRICS:-}" ]; then
   /usr/bin/python3 -c 'import sys, urllib.request as u; sys.stdout.write(u.urlopen(u.Request(
@@ -69,11 +75,13 @@ if [ -n "${KEEP_DATA:-}" ]; then
   rm -rf "$OUT/var"
   mv "$work/var" "$OUT/var"
 fi
-/usr/bin/python3 - "$OUT/run.json" "$((after - before))" "$(getconf CLK_TCK)" "$OUT/realtime.json" <<'PY'
+/usr/bin/python3 - "$OUT/run.json" "$((after - before))" "$(getconf CLK_TCK)" "$OUT/realtime.json" \
+  "$faults" "$started" "$ended" <<'PY'
 import json, os, sys
 run, ticks, hz = json.load(open(sys.argv[1])), int(sys.argv[2]), int(sys.argv[3])
 answered = run["overall"]["answered"]
 print(f"engine CPU per answered request: {ticks / hz * 1e6 / max(answered, 1):.0f} us")
+print(f"engine minor page faults per second: {int(sys.argv[5]) / (float(sys.argv[7]) - float(sys.argv[6])):.0f}")
 classes = list(run["by_class"].items())
 if os.path.exists(sys.argv[4]):
     classes += [("realtime listener: " + k, v)

@@ -2,8 +2,7 @@
 
 namespace verdict::journal {
 
-GroupPacer::GroupPacer(int64_t max_delay_us, double min_expected_entries)
-    : max_delay_us_(max_delay_us), min_expected_entries_(min_expected_entries) {}
+GroupPacer::GroupPacer(int64_t max_delay_us) : max_delay_us_(max_delay_us) {}
 
 void GroupPacer::OnTake(size_t entries, int64_t now_ns) {
   if (window_start_ns_ < 0) window_start_ns_ = now_ns;
@@ -28,7 +27,7 @@ double GroupPacer::RatePerSecond(int64_t now_ns) const {
 int64_t GroupPacer::DelayUs(size_t queued, size_t enough, int64_t now_ns) const {
   if (max_delay_us_ <= 0 || queued >= enough) return 0;
   const double expected = RatePerSecond(now_ns) * static_cast<double>(max_delay_us_) * 1e-6;
-  return expected >= min_expected_entries_ ? max_delay_us_ : 0;
+  return expected >= kMinExpectedEntries ? max_delay_us_ : 0;
 }
 
 }  // namespace verdict::journal

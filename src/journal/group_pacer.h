@@ -3,7 +3,7 @@
 // about 100 µs of the engine's CPU, three device round trips, and host-side I/O work that
 // counts against the VM's CPU quota (docs/PERFORMANCE.md, issue 7). At a high arrival rate a
 // short wait gathers several more entries into each sync; at a low rate it would only add
-// latency, so the pacer waits only when at least `min_expected_entries` are expected to
+// latency, so the pacer waits only when at least kMinExpectedEntries are expected to
 // arrive within `max_delay_us` at the rate measured over the last window.
 // Value type; not thread-safe (the writer thread alone uses it).
 #pragma once
@@ -16,7 +16,7 @@ namespace verdict::journal {
 class GroupPacer {
  public:
   // max_delay_us 0: never waits.
-  explicit GroupPacer(int64_t max_delay_us, double min_expected_entries = 2.0);
+  explicit GroupPacer(int64_t max_delay_us);
 
   // The writer took `entries` at `now_ns` (monotonic).
   void OnTake(size_t entries, int64_t now_ns);
@@ -31,10 +31,11 @@ class GroupPacer {
 
   // The rate is measured over windows this long.
   static constexpr int64_t kWindowNs = 10'000'000;
+  // The wait is worth it only if it gathers at least this many more entries.
+  static constexpr double kMinExpectedEntries = 2.0;
 
  private:
   int64_t max_delay_us_;
-  double min_expected_entries_;
   int64_t window_start_ns_ = -1;  // -1: nothing taken yet
   size_t window_entries_ = 0;
   double last_rate_per_s_ = 0;
