@@ -485,9 +485,10 @@ ParsedHttpRequest ParseHttpRequest(std::string_view bytes, const HttpServerOptio
     size_t n = parser.put(net::buffer(bytes.data() + used, bytes.size() - used), ec);
     used += n;
     if (ec == http::error::need_more) {
+      // Every remaining byte was offered; Beast may only be called again with more data
+      // (calling it with the same bytes trips its assertions mid-chunk-trailer).
       ec = {};
-      if (n == 0) break;
-      continue;
+      break;
     }
     if (ec || n == 0) break;
   }
