@@ -17,6 +17,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // Models with huge feature counts are valid but make each row costly; score those rarely.
   if (forest.num_features() > 4096 || forest.num_nodes() > 100000) return 0;
   const size_t n = forest.num_features();
+  // rows.data() + offset, not &rows[offset]: a model may have no features (rows is empty).
   std::vector<float> rows(3 * n);
   for (size_t i = 0; i < n; ++i) {
     rows[i] = static_cast<float>(i % 7) - 3.0f;
@@ -30,11 +31,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (float leaf : forest.leaf_values()) scale += std::abs(leaf);
   std::vector<double> phi(n + 1);
   for (size_t r = 0; r < 3; ++r) {
-    const float margin = forest.PredictMargin(&rows[r * n]);
+    const float margin = forest.PredictMargin(rows.data() + r * n);
     if (!(margin == margins[r]) && !(std::isnan(margin) && std::isnan(margins[r]))) {
       __builtin_trap();
     }
-    forest.ExplainTreeShap(&rows[r * n], phi.data());
+    forest.ExplainTreeShap(rows.data() + r * n, phi.data());
     double sum = 0;
     double size = scale;
     for (double c : phi) {
@@ -45,7 +46,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (std::isfinite(margin) && std::isfinite(size) && std::abs(sum - margin) > 1e-4 * size) {
       __builtin_trap();
     }
-    forest.ExplainSaabas(&rows[r * n], phi.data());
+    forest.ExplainSaabas(rows.data() + r * n, phi.data());
   }
   return 0;
 }
