@@ -3,10 +3,12 @@
 #include <openssl/err.h>
 #include <openssl/ssl.h>
 #include <openssl/x509.h>
+#include <pthread.h>
 #include <spdlog/spdlog.h>
 
 #include <array>
 #include <atomic>
+#include <deque>
 #include <type_traits>
 // Beast then speaks std::string_view, like the rest of the code.
 #define BOOST_BEAST_USE_STD_STRING_VIEW
@@ -21,6 +23,7 @@
 #include <vector>
 
 #include "common/clock.h"
+#include "common/tenant_map.h"
 
 namespace verdict {
 namespace {
@@ -203,23 +206,47 @@ Result<std::unique_ptr<ssl::context>> MakeTlsContext(const TlsOptions& tls) {
   return ctx;
 }
 
+// One route's request counters (by status) and duration histogram, looked up in the registry
+// once: a registry lookup builds label strings and takes the registry's lock.
+struct RouteSeries {
+  Histogram* duration = nullptr;
+  std::array<std::atomic<Counter*>, 500> by_status{};  // index: HTTP status - 100
+};
+
 struct ServerMetrics {
   MetricsRegistry* registry;
   Gauge* open_connections;
   Counter* refused_connections;
   Counter* tls_handshake_failures;
+  // Filled on a route's first request, under `routes`' write lock (which guards route_series).
+  mutable TenantMap<RouteSeries*> routes;
+  mutable std::deque<RouteSeries> route_series;
 
   void CountRequest(std::string_view route, int status, double seconds) const {
-    std::string route_label(route);
-    registry
-        ->GetCounter("verdict_api_requests_total", "HTTP requests by route and status",
-                     {{"route", route_label}, {"status", std::to_string(status)}})
-        ->Increment();
-    registry
-        ->GetHistogram("verdict_api_request_duration_seconds",
-                       "Time from a request fully read to its response handed to the socket",
-                       LatencyBucketsSeconds(), {{"route", route_label}})
-        ->Observe(seconds);
+    RouteSeries& series = **routes.FindOrInsert(route, [&]() -> std::optional<RouteSeries*> {
+      RouteSeries& made = route_series.emplace_back();
+      made.duration = registry->GetHistogram(
+          "verdict_api_request_duration_seconds",
+          "Time from a request fully read to its response handed to the socket",
+          LatencyBucketsSeconds(), {{"route", std::string(route)}});
+      return &made;
+    });
+    series.duration->Observe(seconds);
+    const size_t slot = static_cast<size_t>(status - 100);
+    if (slot >= series.by_status.size()) return RequestCounter(route, status)->Increment();
+    Counter* counter = series.by_status[slot].load(std::memory_order_acquire);
+    if (counter == nullptr) {
+      // Two threads may both look it up: the registry returns the same counter to both.
+      counter = RequestCounter(route, status);
+      series.by_status[slot].store(counter, std::memory_order_release);
+    }
+    counter->Increment();
+  }
+
+  Counter* RequestCounter(std::string_view route, int status) const {
+    return registry->GetCounter(
+        "verdict_api_requests_total", "HTTP requests by route and status",
+        {{"route", std::string(route)}, {"status", std::to_string(status)}});
   }
 };
 
@@ -284,14 +311,40 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
     parser_.emplace();
     parser_->header_limit(static_cast<std::uint32_t>(options_.max_header_bytes));
     parser_->body_limit(options_.max_body_bytes);
-    if (buffer_.size() > 0) return ReadRestOfHeader();  // pipelined: already here
+    if (buffer_.size() > 0) return ParseBufferedHeader();  // pipelined: already here
     Tcp().expires_after(std::chrono::milliseconds(options_.idle_timeout_ms));
     stream_.async_read_some(buffer_.prepare(kFirstReadBytes),
                             [self = this->shared_from_this()](beast::error_code ec, size_t n) {
                               if (ec) return self->OnReadError(ec);
                               self->buffer_.commit(n);
-                              self->ReadRestOfHeader();
+                              self->ParseBufferedHeader();
                             });
+  }
+
+  // Most requests arrive whole in one read. What is buffered is parsed here, on this stack;
+  // Beast's read operations, which would each re-arm the stream's timer and post their
+  // completion, run only for a request that is not all here yet.
+  void ParseBufferedHeader() {
+    beast::error_code ec;
+    PutBuffered(/*through_body=*/false, ec);
+    if (ec) return OnReadError(ec);
+    if (!parser_->is_header_done()) return ReadRestOfHeader();
+    OnHeader({});
+  }
+
+  // Feeds the buffered bytes to the parser: up to the end of the header, or through the body.
+  // need_more is not an error: the rest is read by the caller.
+  void PutBuffered(bool through_body, beast::error_code& ec) {
+    while (buffer_.size() > 0 && !parser_->is_done() &&
+           (through_body || !parser_->is_header_done())) {
+      const size_t used = parser_->put(buffer_.data(), ec);
+      buffer_.consume(used);
+      if (ec == http::error::need_more) {
+        ec = {};  // Beast must be called again only with more bytes
+        return;
+      }
+      if (ec || used == 0) return;
+    }
   }
 
   void ReadRestOfHeader() {
@@ -324,6 +377,10 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
   }
 
   void ReadBody() {
+    beast::error_code ec;
+    PutBuffered(/*through_body=*/true, ec);
+    if (ec) return OnReadError(ec);
+    if (parser_->is_done()) return Dispatch();
     Tcp().expires_after(std::chrono::milliseconds(options_.read_timeout_ms));
     http::async_read(stream_, buffer_, *parser_,
                      [self = this->shared_from_this()](beast::error_code ec, size_t) {
@@ -379,20 +436,13 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
     if (route != "unmatched" || response.status != 413) {
       metrics_.CountRequest(route, response.status, seconds);
     }
-    auto out = std::make_shared<http::response<http::string_body>>(
-        static_cast<http::status>(response.status), version_);
-    out->set(http::field::server, "verdict");
-    out->set(http::field::content_type, response.content_type);
-    for (const auto& [name, value] : response.headers) out->set(name, value);
-    out->body() = std::move(response.body);
     const bool close = response.close || !keep_alive_;
-    out->keep_alive(!close);
-    out->prepare_payload();
+    auto out = std::make_shared<std::string>(SerializeHttpResponse(response, version_, close));
     const int64_t pause_ms =
         SpreadPause(std::min(response.pause_reading_ms, options_.max_read_pause_ms));
     Tcp().expires_after(std::chrono::milliseconds(options_.read_timeout_ms));
-    http::async_write(
-        stream_, *out,
+    net::async_write(
+        stream_, net::buffer(*out),
         [self = this->shared_from_this(), out, close, pause_ms](beast::error_code ec, size_t) {
           if (ec) return self->Close();
           if (close) return self->ShutdownAfterError();
@@ -471,6 +521,24 @@ bool ParseClientCertMode(std::string_view name, TlsOptions::ClientCert* mode) {
     return false;
   }
   return true;
+}
+
+std::string SerializeHttpResponse(const HttpResponse& response, unsigned version, bool close) {
+  const std::string_view reason = http::obsolete_reason(static_cast<http::status>(response.status));
+  std::string out;
+  out.reserve(160 + response.content_type.size() + response.body.size());
+  out.append(version == 10 ? "HTTP/1.0 " : "HTTP/1.1 ");
+  out.append(std::to_string(response.status)).append(" ").append(reason);
+  out.append("\r\nServer: verdict\r\nContent-Type: ").append(response.content_type);
+  for (const auto& [name, value] : response.headers) {
+    out.append("\r\n").append(name).append(": ").append(value);
+  }
+  out.append("\r\nContent-Length: ").append(std::to_string(response.body.size()));
+  // HTTP/1.1 keeps a connection unless told otherwise; HTTP/1.0 closes it unless told.
+  if (version == 10 && !close) out.append("\r\nConnection: keep-alive");
+  if (version != 10 && close) out.append("\r\nConnection: close");
+  out.append("\r\n\r\n").append(response.body);
+  return out;
 }
 
 ParsedHttpRequest ParseHttpRequest(std::string_view bytes, const HttpServerOptions& options) {
@@ -596,6 +664,7 @@ void HttpServer::Start() {
   int n = std::max(1, impl_->options.io_threads);
   for (int i = 0; i < n; ++i) {
     impl_->threads.emplace_back([this] { impl_->ioc.run(); });
+    pthread_setname_np(impl_->threads.back().native_handle(), "verdict-io");  // for profiles
   }
 }
 

@@ -67,6 +67,11 @@ struct ParsedHttpRequest {
 };
 ParsedHttpRequest ParseHttpRequest(std::string_view bytes, const HttpServerOptions& options);
 
+// `response` as HTTP/1.`version % 10` bytes, header and body: Server, Content-Type, the
+// response's own headers, Content-Length, and Connection where `close` differs from the
+// version's default. One buffer, so a response is one socket write.
+std::string SerializeHttpResponse(const HttpResponse& response, unsigned version, bool close);
+
 class HttpServer {
  public:
   // Binds and listens; fails with a Status naming the address when it cannot, or naming the

@@ -1,8 +1,12 @@
 // ParseHttpRequest: the server's request parsing path without a socket (limits, errors,
-// conversion to HttpRequest). The TLS and socket paths are covered by tests/integration.
+// conversion to HttpRequest); SerializeHttpResponse, read back with Beast's parser. The TLS
+// and socket paths are covered by tests/integration.
 #include "api/http_server.h"
 
 #include <gtest/gtest.h>
+
+#define BOOST_BEAST_USE_STD_STRING_VIEW
+#include <boost/beast/http.hpp>
 
 namespace verdict {
 namespace {
@@ -66,6 +70,55 @@ TEST(ParseHttpRequestTest, LimitsAndMalformedInputGiveTheServersStatus) {
     EXPECT_EQ(parsed.error_status, 400) << bad;
     EXPECT_FALSE(parsed.error_message.empty());
   }
+}
+
+}  // namespace
+}  // namespace verdict
+
+namespace verdict {
+namespace {
+
+namespace http = boost::beast::http;
+
+// Parses `bytes` as one whole response with Beast's parser (the reference reader).
+http::response<http::string_body> ParseResponse(const std::string& bytes) {
+  http::response_parser<http::string_body> parser;
+  parser.eager(true);
+  boost::beast::error_code ec;
+  const size_t used = parser.put(boost::asio::buffer(bytes), ec);
+  EXPECT_FALSE(ec) << ec.message();
+  EXPECT_EQ(used, bytes.size());
+  EXPECT_TRUE(parser.is_done());
+  return parser.release();
+}
+
+TEST(SerializeHttpResponseTest, WritesStatusHeadersAndBody) {
+  HttpResponse response;
+  response.status = 429;
+  response.body = R"({"error":"slow down"})";
+  response.headers.emplace_back("Retry-After", "2");
+  const std::string bytes = SerializeHttpResponse(response, 11, /*close=*/false);
+  EXPECT_EQ(bytes.substr(0, bytes.find("\r\n")), "HTTP/1.1 429 Too Many Requests");
+  auto parsed = ParseResponse(bytes);
+  EXPECT_EQ(parsed.result_int(), 429);
+  EXPECT_EQ(parsed[http::field::server], "verdict");
+  EXPECT_EQ(parsed[http::field::content_type], "application/json");
+  EXPECT_EQ(parsed["Retry-After"], "2");
+  EXPECT_EQ(parsed.body(), response.body);
+  EXPECT_TRUE(parsed.keep_alive());
+}
+
+TEST(SerializeHttpResponseTest, ConnectionHeaderFollowsTheVersionsDefault) {
+  HttpResponse response;
+  response.body = "{}";
+  EXPECT_FALSE(ParseResponse(SerializeHttpResponse(response, 11, /*close=*/true)).keep_alive());
+  EXPECT_TRUE(ParseResponse(SerializeHttpResponse(response, 10, /*close=*/false)).keep_alive());
+  EXPECT_FALSE(ParseResponse(SerializeHttpResponse(response, 10, /*close=*/true)).keep_alive());
+  EXPECT_EQ(SerializeHttpResponse(response, 11, false).find("Connection"), std::string::npos);
+  // An empty body still says its length, so a keep-alive client knows where the next begins.
+  response.body.clear();
+  EXPECT_EQ(ParseResponse(SerializeHttpResponse(response, 11, false))[http::field::content_length],
+            "0");
 }
 
 }  // namespace
