@@ -35,8 +35,10 @@ namespace http = beast::http;
 using tcp = net::ip::tcp;
 
 constexpr size_t kMaxDrainBytes = 64 << 20;
-// What one read for the first bytes of a request asks for.
+// What one read for the first bytes of a request asks for (each idle connection holds this
+// much), and each read for the rest of one (a body of megabytes takes fewer reads).
 constexpr size_t kFirstReadBytes = 16 << 10;
+constexpr size_t kReadBytes = 64 << 10;
 
 // TLS 1.2: forward secrecy (ECDHE) and AEAD only, the strongest first. TLS 1.3 suites are all
 // AEAD with forward secrecy; OpenSSL's defaults are kept, named here so they are on record.
@@ -321,37 +323,50 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
                             });
   }
 
-  // Most requests arrive whole in one read. What is buffered is parsed here, on this stack;
-  // Beast's read operations, which would each re-arm the stream's timer and post their
-  // completion, run only for a request that is not all here yet.
+  // Most requests arrive whole in one read: what is buffered is parsed here, on this stack, and
+  // the socket is read again only for a request still arriving. (Beast's async_read would
+  // re-arm the stream's timer and post its completion for each phase, and would show the
+  // parser the bytes it just refused with need_more again, which it must not see alone.)
   void ParseBufferedHeader() {
     beast::error_code ec;
     PutBuffered(/*through_body=*/false, ec);
     if (ec) return OnReadError(ec);
-    if (!parser_->is_header_done()) return ReadRestOfHeader();
+    if (!parser_->is_header_done()) return ReadMore(/*through_body=*/false);
     OnHeader({});
   }
 
   // Feeds the buffered bytes to the parser: up to the end of the header, or through the body.
-  // need_more is not an error: the rest is read by the caller.
+  // need_more is not an error: the caller reads more.
   void PutBuffered(bool through_body, beast::error_code& ec) {
     while (buffer_.size() > 0 && !parser_->is_done() &&
            (through_body || !parser_->is_header_done())) {
       const size_t used = parser_->put(buffer_.data(), ec);
       buffer_.consume(used);
       if (ec == http::error::need_more) {
-        ec = {};  // Beast must be called again only with more bytes
+        ec = {};
         return;
       }
       if (ec || used == 0) return;
     }
   }
 
-  void ReadRestOfHeader() {
+  // The rest of a request already begun: its header, or its body, within read_timeout_ms.
+  void ReadMore(bool through_body) {
     Tcp().expires_after(std::chrono::milliseconds(options_.read_timeout_ms));
-    http::async_read_header(
-        stream_, buffer_, *parser_,
-        [self = this->shared_from_this()](beast::error_code ec, size_t) { self->OnHeader(ec); });
+    stream_.async_read_some(
+        buffer_.prepare(kReadBytes),
+        [self = this->shared_from_this(), through_body](beast::error_code ec, size_t n) {
+          self->buffer_.commit(n);
+          if (ec == net::error::eof) {
+            // Cut off mid-request: Beast's verdict on what came (partial_message).
+            ec = {};
+            self->parser_->put_eof(ec);
+            if (!ec && !self->parser_->is_done()) ec = http::error::partial_message;
+          }
+          if (ec) return self->OnReadError(ec);
+          if (through_body) return self->ReadBody();
+          self->ParseBufferedHeader();
+        });
   }
 
   void OnHeader(beast::error_code ec) {
@@ -381,12 +396,7 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
     PutBuffered(/*through_body=*/true, ec);
     if (ec) return OnReadError(ec);
     if (parser_->is_done()) return Dispatch();
-    Tcp().expires_after(std::chrono::milliseconds(options_.read_timeout_ms));
-    http::async_read(stream_, buffer_, *parser_,
-                     [self = this->shared_from_this()](beast::error_code ec, size_t) {
-                       if (ec) return self->OnReadError(ec);
-                       self->Dispatch();
-                     });
+    ReadMore(/*through_body=*/true);
   }
 
   void OnReadError(beast::error_code ec) {
