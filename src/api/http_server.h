@@ -65,7 +65,10 @@ struct ParsedHttpRequest {
   HttpRequest request;
   size_t consumed = 0;  // bytes of `bytes` the request took
 };
-ParsedHttpRequest ParseHttpRequest(std::string_view bytes, const HttpServerOptions& options);
+// `piece_bytes`: the bytes arrive that many at a time, each arrival parsed as a connection
+// parses what it has read (the outcome must not depend on it).
+ParsedHttpRequest ParseHttpRequest(std::string_view bytes, const HttpServerOptions& options,
+                                   size_t piece_bytes = SIZE_MAX);
 
 // `response` as HTTP/1.`version % 10` bytes, header and body: Server, Content-Type, the
 // response's own headers, Content-Length, and Connection where `close` differs from the
