@@ -1,5 +1,5 @@
 // HTTP server benchmark (issue 7: the I/O thread's share of each decision's CPU): one keep-alive
-// loopback connection per benchmark thread sends a decision-sized POST and reads the answer,
+// loopback connection sends a decision-sized POST and reads the answer,
 // closed loop, against HttpServer with one I/O thread and a handler that answers at once with a
 // decision-sized body. Measures the server's request path (read, parse, route, respond, write)
 // plus the loopback round trip; `cpu_us_per_request` is the whole process's CPU time (server
@@ -73,8 +73,8 @@ int Connect(uint16_t port) {
   return fd;
 }
 
-// Reads one response (headers, then Content-Length bytes of body) off `fd`; `buffer` keeps
-// what follows it (nothing, here: one request at a time).
+// Reads one response (headers, then Content-Length bytes of body) off `fd` into `buffer`, and
+// removes it from there.
 void ReadResponse(int fd, std::string& buffer) {
   char chunk[4096];
   size_t header_end = std::string::npos;
@@ -121,7 +121,6 @@ void BM_HttpRoundTrip(benchmark::State& state) {
   const double cpu = ProcessCpuSeconds() - cpu_before;
   close(fd);
   state.SetItemsProcessed(state.iterations());
-  // Per thread's requests; with several threads each reports the whole process's CPU.
   state.counters["cpu_us_per_request"] =
       benchmark::Counter(cpu * 1e6 / static_cast<double>(state.iterations()));
 }

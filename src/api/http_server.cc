@@ -355,8 +355,8 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
 
   // Most requests arrive whole in one read: what is buffered is parsed here, on this stack, and
   // the socket is read again only for a request still arriving. (Beast's async_read would
-  // re-arm the stream's timer and post its completion for each phase, and would show the
-  // parser the bytes it just refused with need_more again, which it must not see alone.)
+  // re-arm the stream's timer and post its completion for each phase, and re-offers the parser
+  // bytes it refused with need_more; see PutAvailable.)
   // `started`: the header's first bytes just came; the rest has read_timeout_ms from now.
   void ParseBufferedHeader(bool started) {
     beast::error_code ec;

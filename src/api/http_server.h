@@ -70,9 +70,9 @@ struct ParsedHttpRequest {
 ParsedHttpRequest ParseHttpRequest(std::string_view bytes, const HttpServerOptions& options,
                                    size_t piece_bytes = SIZE_MAX);
 
-// `response` as HTTP/1.`version % 10` bytes, header and body: Server, Content-Type, the
-// response's own headers, Content-Length, and Connection where `close` differs from the
-// version's default. One buffer, so a response is one socket write.
+// `response` as HTTP/1.0 bytes for `version` 10, HTTP/1.1 otherwise, header and body: Server,
+// Content-Type, the response's own headers, Content-Length, and Connection where `close` differs
+// from the version's default. One buffer, so a response is one socket write.
 std::string SerializeHttpResponse(const HttpResponse& response, unsigned version, bool close);
 
 class HttpServer {

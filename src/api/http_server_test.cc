@@ -38,8 +38,8 @@ TEST(ParseHttpRequestTest, ChunkedBodyIsJoined) {
         HttpServerOptions{}, piece);
     ASSERT_TRUE(parsed.complete) << piece;
     EXPECT_EQ(parsed.request.body, "abc");
-    // An empty chunked body, its last CRLF in a later piece (Beast asserts if the final chunk's
-    // bytes are offered again without more).
+    // An empty chunked body, its last CRLF in a later piece (Beast before Boost 1.86 asserts on
+    // this in debug and sanitizer builds; http_server.cc turns its assertions off).
     parsed = ParseHttpRequest("POST /a HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
                               HttpServerOptions{}, piece);
     ASSERT_TRUE(parsed.complete) << piece;
@@ -80,12 +80,6 @@ TEST(ParseHttpRequestTest, LimitsAndMalformedInputGiveTheServersStatus) {
     EXPECT_FALSE(parsed.error_message.empty());
   }
 }
-
-}  // namespace
-}  // namespace verdict
-
-namespace verdict {
-namespace {
 
 namespace http = boost::beast::http;
 
