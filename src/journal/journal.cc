@@ -187,7 +187,7 @@ Journal::~Journal() {
     std::lock_guard lock(commit_mu_);
     commit_stop_ = true;
   }
-  commit_cv_.notify_all();
+  committer_cv_.notify_all();
   if (committer_.joinable()) committer_.join();
 }
 
@@ -388,40 +388,39 @@ void Journal::HandOver(std::unique_ptr<PreparedGroup> prepared, bool stop) {
   if (more_queued && !stop) {
     // Entries wait: the committer writes and syncs this group while this thread prepares
     // the next one.
-    commit_cv_.wait(lock, [&] { return to_commit_ == nullptr; });
+    writer_cv_.wait(lock, [&] { return to_commit_ == nullptr; });
     to_commit_ = std::move(prepared);
     SetCommitterBusy(true);
     lock.unlock();
-    commit_cv_.notify_all();
+    committer_cv_.notify_one();
     return;
   }
   // Nothing else waits: write it here, after the committer's group, and save a hand-off.
-  commit_cv_.wait(lock, [&] { return to_commit_ == nullptr && !committing_; });
+  writer_cv_.wait(lock, [&] { return to_commit_ == nullptr && !committing_; });
   committing_ = true;
   lock.unlock();
   CommitPrepared(*prepared);
   lock.lock();
   committing_ = false;
   spare_ = std::move(prepared);
-  lock.unlock();
-  commit_cv_.notify_all();
+  // No notify: only the writer (this thread) waits for committing_ to clear.
 }
 
 void Journal::CommitterLoop() {
   std::unique_lock lock(commit_mu_);
   while (true) {
-    commit_cv_.wait(lock, [&] { return to_commit_ != nullptr || commit_stop_; });
+    committer_cv_.wait(lock, [&] { return to_commit_ != nullptr || commit_stop_; });
     if (to_commit_ == nullptr) return;
     std::unique_ptr<PreparedGroup> prepared = std::move(to_commit_);
     committing_ = true;
     lock.unlock();
-    commit_cv_.notify_all();  // the writer may hand over its next group
+    writer_cv_.notify_one();  // the writer may hand over its next group
     CommitPrepared(*prepared);
     lock.lock();
     committing_ = false;
     spare_ = std::move(prepared);
     if (to_commit_ == nullptr) SetCommitterBusy(false);
-    commit_cv_.notify_all();
+    writer_cv_.notify_one();
   }
 }
 
