@@ -31,6 +31,7 @@
 #include <thread>
 #include <vector>
 
+#include "api/connection_deadlines.h"
 #include "common/clock.h"
 #include "common/tenant_map.h"
 
@@ -283,15 +284,18 @@ struct ServerMetrics {
 };
 
 // One connection. Stream is beast::tcp_stream (plain HTTP) or an ssl_stream over one (TLS);
-// everything else is shared. Runs on its own strand.
+// everything else is shared. Runs on its own strand. Its time limits are enforced by the
+// server's ConnectionDeadlines (the stream's own expiry is never set).
 template <typename Stream>
-class Session : public std::enable_shared_from_this<Session<Stream>> {
+class Session : public std::enable_shared_from_this<Session<Stream>>, public TimedConnection {
   static constexpr bool kTls = !std::is_same_v<Stream, beast::tcp_stream>;
 
  public:
   Session(tcp::socket socket, ssl::context* tls, const Router& router,
-          const HttpServerOptions& options, const ServerMetrics& metrics)
+          const HttpServerOptions& options, const ServerMetrics& metrics,
+          ConnectionDeadlines& deadlines)
       : stream_(MakeStream(std::move(socket), tls)),
+        deadlines_(deadlines),
         pause_timer_(stream_.get_executor()),
         router_(router),
         options_(options),
@@ -301,6 +305,7 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
   ~Session() { metrics_.open_connections->Add(-1); }
 
   void Start() {
+    deadlines_.Add(this->weak_from_this());
     net::dispatch(stream_.get_executor(), [self = this->shared_from_this()] {
       if constexpr (kTls) {
         self->Handshake();
@@ -322,10 +327,20 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
 
   beast::tcp_stream& Tcp() { return beast::get_lowest_layer(stream_); }
 
+  void OnDeadlinePassed() override {
+    net::post(stream_.get_executor(), [self = this->shared_from_this()] {
+      // On the strand: the connection may have moved on to a new deadline since the sweep.
+      if (self->Expired(SystemClock::Instance().MonotonicNanos())) {
+        self->ExpireNever();
+        self->Close();
+      }
+    });
+  }
+
   // A client that connects and never finishes the handshake (or speaks plain HTTP to the TLS
   // port) is cut off without an answer.
   void Handshake() {
-    Tcp().expires_after(std::chrono::milliseconds(options_.tls.handshake_timeout_ms));
+    ExpireAfter(std::chrono::milliseconds(options_.tls.handshake_timeout_ms));
     stream_.async_handshake(ssl::stream_base::server,
                             [self = this->shared_from_this()](beast::error_code ec) {
                               if (ec) {
@@ -344,7 +359,7 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
     parser_->header_limit(static_cast<std::uint32_t>(options_.max_header_bytes));
     parser_->body_limit(options_.max_body_bytes);
     if (buffer_.size() > 0) return ParseBufferedHeader(/*started=*/true);  // pipelined
-    Tcp().expires_after(std::chrono::milliseconds(options_.idle_timeout_ms));
+    ExpireAfter(std::chrono::milliseconds(options_.idle_timeout_ms));
     stream_.async_read_some(buffer_.prepare(kFirstReadBytes),
                             [self = this->shared_from_this()](beast::error_code ec, size_t n) {
                               if (ec) return self->OnReadError(ec);
@@ -363,7 +378,7 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
     PutBuffered(/*through_body=*/false, ec);
     if (ec) return OnReadError(ec);
     if (parser_->is_header_done()) return OnHeader({});
-    if (started) Tcp().expires_after(std::chrono::milliseconds(options_.read_timeout_ms));
+    if (started) ExpireAfter(std::chrono::milliseconds(options_.read_timeout_ms));
     ReadMore(/*through_body=*/false);
   }
 
@@ -403,7 +418,7 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
     }
     if (beast::iequals(header[http::field::expect], "100-continue")) {
       static const std::string kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
-      Tcp().expires_after(std::chrono::milliseconds(options_.read_timeout_ms));
+      ExpireAfter(std::chrono::milliseconds(options_.read_timeout_ms));
       net::async_write(stream_, net::buffer(kContinue),
                        [self = this->shared_from_this()](beast::error_code write_ec, size_t) {
                          if (write_ec) return self->Close();
@@ -420,7 +435,7 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
     PutBuffered(/*through_body=*/true, ec);
     if (ec) return OnReadError(ec);
     if (parser_->is_done()) return Dispatch();
-    if (started) Tcp().expires_after(std::chrono::milliseconds(options_.read_timeout_ms));
+    if (started) ExpireAfter(std::chrono::milliseconds(options_.read_timeout_ms));
     ReadMore(/*through_body=*/true);
   }
 
@@ -449,7 +464,7 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
     request.received_at_ns = SystemClock::Instance().MonotonicNanos();
     // The router keeps it as the principal once the API key names tenant and roles.
     request.auth.principal = principal_;
-    Tcp().expires_never();
+    ExpireNever();
 
     // The router records the matched pattern; the responder reads it when it runs, which may
     // be on this stack (synchronous handlers) or later on another thread.
@@ -475,7 +490,7 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
     auto out = std::make_shared<std::string>(SerializeHttpResponse(response, version_, close));
     const int64_t pause_ms =
         SpreadPause(std::min(response.pause_reading_ms, options_.max_read_pause_ms));
-    Tcp().expires_after(std::chrono::milliseconds(options_.read_timeout_ms));
+    ExpireAfter(std::chrono::milliseconds(options_.read_timeout_ms));
     net::async_write(
         stream_, net::buffer(*out),
         [self = this->shared_from_this(), out, close, pause_ms](beast::error_code ec, size_t) {
@@ -488,6 +503,7 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
   // The connection's next request is read after `pause_ms` (a refused, over-rate client).
   void ReadHeaderAfter(int64_t pause_ms) {
     if (pause_ms <= 0) return ReadHeader();
+    ExpireNever();  // a pause is no read or write: the read timeout must not end it
     pause_timer_.expires_after(std::chrono::milliseconds(pause_ms));
     pause_timer_.async_wait([self = this->shared_from_this()](beast::error_code ec) {
       if (ec) return self->Close();
@@ -500,7 +516,7 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
   // make the client lose our response. Over TLS the body is read through the TLS layer (a TCP
   // half-close would cut TLS short), and a connection with nothing to drain says close_notify.
   void ShutdownAfterError() {
-    Tcp().expires_after(std::chrono::milliseconds(options_.read_timeout_ms));
+    ExpireAfter(std::chrono::milliseconds(options_.read_timeout_ms));
     if constexpr (kTls) {
       if (drain_after_close_) return Drain();
       stream_.async_shutdown(
@@ -529,6 +545,7 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
   }
 
   Stream stream_;
+  ConnectionDeadlines& deadlines_;
   net::steady_timer pause_timer_;  // ReadHeaderAfter
   beast::flat_buffer buffer_;
   std::optional<RequestParser> parser_;
@@ -610,11 +627,18 @@ struct HttpServer::Impl {
   std::unique_ptr<ssl::context> tls;  // null: plain HTTP
   net::io_context ioc;
   tcp::acceptor acceptor{ioc};
+  ConnectionDeadlines deadlines;  // after ioc: its timer goes first
   std::vector<std::thread> threads;
   std::atomic<bool> stopped{false};
 
   Impl(const HttpServerOptions& opts, const Router& r, MetricsRegistry& registry)
-      : options(opts), router(r) {
+      : options(opts),
+        router(r),
+        deadlines(
+            ioc,
+            ConnectionDeadlines::TickFor(std::chrono::milliseconds(std::min(
+                {opts.idle_timeout_ms, opts.read_timeout_ms,
+                 opts.tls.enabled() ? opts.tls.handshake_timeout_ms : opts.read_timeout_ms})))) {
     metrics.registry = &registry;
     metrics.open_connections =
         registry.GetGauge("verdict_api_open_connections", "Open HTTP connections");
@@ -640,11 +664,11 @@ struct HttpServer::Impl {
         socket.set_option(tcp::no_delay(true), ec);
         if (tls) {
           std::make_shared<Session<beast::ssl_stream<beast::tcp_stream>>>(
-              std::move(socket), tls.get(), router, options, metrics)
+              std::move(socket), tls.get(), router, options, metrics, deadlines)
               ->Start();
         } else {
           std::make_shared<Session<beast::tcp_stream>>(std::move(socket), nullptr, router, options,
-                                                       metrics)
+                                                       metrics, deadlines)
               ->Start();
         }
       }
@@ -691,6 +715,7 @@ uint16_t HttpServer::port() const { return impl_->acceptor.local_endpoint().port
 
 void HttpServer::Start() {
   impl_->Accept();
+  impl_->deadlines.Start();
   int n = std::max(1, impl_->options.io_threads);
   for (int i = 0; i < n; ++i) {
     impl_->threads.emplace_back([this] { impl_->ioc.run(); });
@@ -704,6 +729,7 @@ void HttpServer::Stop() {
     beast::error_code ec;
     impl_->acceptor.close(ec);
   });
+  impl_->deadlines.Stop();
   impl_->ioc.stop();
   for (auto& t : impl_->threads) {
     if (t.joinable()) t.join();

@@ -16,6 +16,7 @@ import verdict_process as vp
 CONFIG = """
 [server]
 max_read_pause_ms = %d
+read_timeout_ms = %d
 [tenants.alpha]
 rate = 0.01
 burst = 1
@@ -23,14 +24,14 @@ burst = 1
 
 
 class RateLimitTest(unittest.TestCase):
-    def start(self, max_pause_ms):
+    def start(self, max_pause_ms, read_timeout_ms=10_000):
         self.tmp = tempfile.mkdtemp(prefix="verdict-rate-")
         self.addCleanup(shutil.rmtree, self.tmp, True)
         data_dir = os.path.join(self.tmp, "var")
         self.alpha = vp.create_key(data_dir, "alpha", "scorer")
         self.beta = vp.create_key(data_dir, "beta", "scorer")
         engine = vp.VerdictProcess(data_dir=data_dir, insecure_dev=False,
-                                   config=CONFIG % max_pause_ms)
+                                   config=CONFIG % (max_pause_ms, read_timeout_ms))
         self.addCleanup(engine.__exit__, None, None, None)
         return engine
 
@@ -62,6 +63,18 @@ class RateLimitTest(unittest.TestCase):
         self.assertEqual(status, 429)
         conn.close()
         self.assertTrue(engine.alive(), engine.read_log())
+
+    def test_a_pause_longer_than_the_read_timeout_does_not_cut_the_connection(self):
+        # The pause (1 to 2 s) is no read or write in progress: the read timeout (300 ms) must
+        # not end it. The request sent meanwhile is read once the pause is over and refused again.
+        engine = self.start(max_pause_ms=2_000, read_timeout_ms=300)
+        conn = engine.connection()
+        self.assertEqual(self.decide(engine, conn, self.alpha, "a-1")[0], 200)
+        self.assertEqual(self.decide(engine, conn, self.alpha, "a-2")[0], 429)
+        status, headers, _ = self.decide(engine, conn, self.alpha, "a-3")
+        self.assertEqual(status, 429)
+        self.assertIn("retry-after", headers)
+        conn.close()
 
     def test_zero_max_pause_reads_on_at_once(self):
         engine = self.start(max_pause_ms=0)
