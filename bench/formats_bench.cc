@@ -88,11 +88,31 @@ void BM_JsonSameTransaction(benchmark::State& state) {
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * json.size()));
 }
 
+// The canonical JSON of a transaction, as every decision builds it for its idempotency check
+// (JsonWriter's string escaping and the RFC 3339 timestamp).
+void BM_CanonicalTransactionJson(benchmark::State& state) {
+  Result<Iso20022Message> m = DecodeIso20022(Pacs008With(1));
+  if (!m.ok() || !m->transactions[0].ok()) {
+    state.SkipWithError("sample does not decode");
+    return;
+  }
+  const Transaction& transaction = *m->transactions[0];
+  size_t bytes = 0;
+  for (auto _ : state) {
+    std::string json = CanonicalTransactionJson(transaction);
+    bytes += json.size();
+    benchmark::DoNotOptimize(json);
+  }
+  state.SetItemsProcessed(state.iterations());
+  state.SetBytesProcessed(static_cast<int64_t>(bytes));
+}
+
 BENCHMARK(BM_Pacs008_1);
 BENCHMARK(BM_Pacs008_10);
 BENCHMARK(BM_Pain001_2);
 BENCHMARK(BM_Mt103);
 BENCHMARK(BM_JsonSameTransaction);
+BENCHMARK(BM_CanonicalTransactionJson);
 
 }  // namespace
 }  // namespace verdict

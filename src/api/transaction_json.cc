@@ -330,6 +330,7 @@ Result<std::vector<Result<Transaction>>> TransactionDecoder::DecodeBatch(std::st
 
 std::string CanonicalTransactionJson(const Transaction& txn) {
   std::string out;
+  out.reserve(512);  // a typical transaction's size: no reallocation while it grows
   JsonWriter w(out);
   auto party = [&w](std::string_view key, const Party& p) {
     w.Key(key).BeginObject().Key("account").String(p.ref.account);

@@ -8,7 +8,13 @@ namespace verdict {
 void AppendJsonString(std::string& out, std::string_view value) {
   static constexpr char kHex[] = "0123456789abcdef";
   out += '"';
-  for (unsigned char c : value) {
+  // Characters that need no escape are appended a run at a time: most strings are one run.
+  size_t run = 0;
+  for (size_t i = 0; i < value.size(); ++i) {
+    const auto c = static_cast<unsigned char>(value[i]);
+    if (c >= 0x20 && c != '"' && c != '\\') continue;
+    out.append(value.data() + run, i - run);
+    run = i + 1;
     switch (c) {
       case '"':
         out += "\\\"";
@@ -32,15 +38,12 @@ void AppendJsonString(std::string& out, std::string_view value) {
         out += "\\f";
         break;
       default:
-        if (c < 0x20) {
-          out += "\\u00";
-          out += kHex[c >> 4];
-          out += kHex[c & 0xF];
-        } else {
-          out += static_cast<char>(c);
-        }
+        out += "\\u00";
+        out += kHex[c >> 4];
+        out += kHex[c & 0xF];
     }
   }
+  out.append(value.data() + run, value.size() - run);
   out += '"';
 }
 

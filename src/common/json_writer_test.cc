@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 
 namespace verdict {
 namespace {
@@ -20,6 +21,49 @@ TEST(JsonWriterTest, EscapesStringsAndRefusesNonFiniteNumbers) {
   JsonWriter w(out);
   w.BeginArray().String("q\"\\\n\x01 é").Double(NAN).Double(INFINITY).EndArray();
   EXPECT_EQ(out, "[\"q\\\"\\\\\\n\\u0001 é\",null,null]");
+}
+
+// Every byte value, alone and between runs of plain text, against a one-character-at-a-time
+// reference: runs are appended whole, so their edges are where a slip would show.
+TEST(JsonWriterTest, EscapesEveryByteAsTheReferenceDoes) {
+  auto reference = [](std::string_view value) {
+    std::string out = "\"";
+    for (unsigned char c : value) {
+      if (c == '"') {
+        out += "\\\"";
+      } else if (c == '\\') {
+        out += "\\\\";
+      } else if (c == '\n') {
+        out += "\\n";
+      } else if (c == '\r') {
+        out += "\\r";
+      } else if (c == '\t') {
+        out += "\\t";
+      } else if (c == '\b') {
+        out += "\\b";
+      } else if (c == '\f') {
+        out += "\\f";
+      } else if (c < 0x20) {
+        char buf[8];
+        std::snprintf(buf, sizeof(buf), "\\u%04x", c);
+        out += buf;
+      } else {
+        out += static_cast<char>(c);
+      }
+    }
+    return out + "\"";
+  };
+  for (int c = 0; c < 256; ++c) {
+    const std::string byte(1, static_cast<char>(c));
+    for (const std::string& value : {byte, "ab" + byte, byte + "cd", "ab" + byte + "cd" + byte}) {
+      std::string out;
+      AppendJsonString(out, value);
+      EXPECT_EQ(out, reference(value)) << "byte " << c;
+    }
+  }
+  std::string empty;
+  AppendJsonString(empty, "");
+  EXPECT_EQ(empty, "\"\"");
 }
 
 }  // namespace

@@ -121,12 +121,28 @@ std::string FormatRfc3339Micros(int64_t micros) {
   const unsigned day = doy - (153 * mp + 2) / 5 + 1;
   const unsigned month = mp < 10 ? mp + 3 : mp - 9;
   const int64_t year = static_cast<int64_t>(yoe) + era * 400 + (month <= 2);
-  char buf[40];
-  std::snprintf(buf, sizeof(buf), "%04lld-%02u-%02uT%02lld:%02lld:%02lld.%06lldZ",
-                static_cast<long long>(year), month, day, static_cast<long long>(rem / 3600),
-                static_cast<long long>(rem / 60 % 60), static_cast<long long>(rem % 60),
-                static_cast<long long>(frac));
-  return buf;
+  if (year < 0 || year > 9999) {  // outside what four digits hold: rare, let printf pad it
+    char buf[40];
+    std::snprintf(buf, sizeof(buf), "%04lld-%02u-%02uT%02lld:%02lld:%02lld.%06lldZ",
+                  static_cast<long long>(year), month, day, static_cast<long long>(rem / 3600),
+                  static_cast<long long>(rem / 60 % 60), static_cast<long long>(rem % 60),
+                  static_cast<long long>(frac));
+    return buf;
+  }
+  // Every decision formats a timestamp or two; digits by hand are several times faster than
+  // snprintf's format parsing.
+  std::string out = "0000-00-00T00:00:00.000000Z";
+  auto digits = [&out](size_t end, int64_t value, int count) {
+    for (int i = 0; i < count; ++i, value /= 10) out[end - i] = static_cast<char>('0' + value % 10);
+  };
+  digits(3, year, 4);
+  digits(6, month, 2);
+  digits(9, day, 2);
+  digits(12, rem / 3600, 2);
+  digits(15, rem / 60 % 60, 2);
+  digits(18, rem % 60, 2);
+  digits(25, frac, 6);
+  return out;
 }
 
 }  // namespace verdict

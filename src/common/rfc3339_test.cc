@@ -33,5 +33,18 @@ TEST(Rfc3339Test, FormatsRoundTrip) {
   }
 }
 
+// Digits are placed by hand for years 0000-9999; each field's edges, and the years outside,
+// which keep printf's form.
+TEST(Rfc3339Test, FormatsEveryFieldAtItsEdges) {
+  EXPECT_EQ(FormatRfc3339Micros(0), "1970-01-01T00:00:00.000000Z");
+  EXPECT_EQ(FormatRfc3339Micros(1), "1970-01-01T00:00:00.000001Z");
+  EXPECT_EQ(FormatRfc3339Micros(946'684'799'999'999), "1999-12-31T23:59:59.999999Z");
+  EXPECT_EQ(FormatRfc3339Micros(951'782'400'000'000), "2000-02-29T00:00:00.000000Z");
+  EXPECT_EQ(FormatRfc3339Micros(253'402'300'799'999'999), "9999-12-31T23:59:59.999999Z");
+  EXPECT_EQ(FormatRfc3339Micros(-62'167'219'200'000'000), "0000-01-01T00:00:00.000000Z");
+  EXPECT_EQ(FormatRfc3339Micros(253'402'300'800'000'000), "10000-01-01T00:00:00.000000Z");
+  EXPECT_EQ(FormatRfc3339Micros(-62'167'219'200'000'001), "-001-12-31T23:59:59.999999Z");
+}
+
 }  // namespace
 }  // namespace verdict
