@@ -306,6 +306,12 @@ class Session : public std::enable_shared_from_this<Session<Stream>>, public Tim
 
   void Start() {
     deadlines_.Add(this->weak_from_this());
+    if constexpr (!kTls) {
+      // Write's direct send must return would_block rather than wait for a slow reader.
+      beast::error_code ec;
+      Tcp().socket().non_blocking(true, ec);
+      direct_send_ = !ec;
+    }
     net::dispatch(stream_.get_executor(), [self = this->shared_from_this()] {
       if constexpr (kTls) {
         self->Handshake();
@@ -491,13 +497,29 @@ class Session : public std::enable_shared_from_this<Session<Stream>>, public Tim
     const int64_t pause_ms =
         SpreadPause(std::min(response.pause_reading_ms, options_.max_read_pause_ms));
     ExpireAfter(std::chrono::milliseconds(options_.read_timeout_ms));
+    size_t sent = 0;
+    if constexpr (!kTls) {
+      // A response nearly always fits the socket's send buffer: one send here, with no write
+      // operation to start and no completion to post (bench/http_bench). Not while pipelined
+      // requests wait in the buffer: going on inline would then recurse once per request.
+      if (direct_send_ && buffer_.size() == 0) {
+        beast::error_code ec;
+        sent = Tcp().socket().write_some(net::buffer(*out), ec);
+        if (ec && ec != net::error::would_block && ec != net::error::try_again) return Close();
+        if (sent == out->size()) return AfterWrite(close, pause_ms);
+      }
+    }
     net::async_write(
-        stream_, net::buffer(*out),
+        stream_, net::buffer(*out) + sent,
         [self = this->shared_from_this(), out, close, pause_ms](beast::error_code ec, size_t) {
           if (ec) return self->Close();
-          if (close) return self->ShutdownAfterError();
-          self->ReadHeaderAfter(pause_ms);
+          self->AfterWrite(close, pause_ms);
         });
+  }
+
+  void AfterWrite(bool close, int64_t pause_ms) {
+    if (close) return ShutdownAfterError();
+    ReadHeaderAfter(pause_ms);
   }
 
   // The connection's next request is read after `pause_ms` (a refused, over-rate client).
@@ -546,6 +568,7 @@ class Session : public std::enable_shared_from_this<Session<Stream>>, public Tim
 
   Stream stream_;
   ConnectionDeadlines& deadlines_;
+  bool direct_send_ = false;       // plain TCP in non-blocking mode: Write may send at once
   net::steady_timer pause_timer_;  // ReadHeaderAfter
   beast::flat_buffer buffer_;
   std::optional<RequestParser> parser_;

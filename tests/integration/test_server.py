@@ -2,10 +2,12 @@
 behaviour (keep-alive, pipelining, limits) and /metrics, against the built binary."""
 import json
 import os
+import random
 import re
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import unittest
 
@@ -251,6 +253,41 @@ class ServerTest(unittest.TestCase):
         self.assertRegex(text, r'verdict_engine_decisions_total\{outcome="allow",path="fallback",tenant="dev"\} [1-9]')
         self.assertRegex(text, r'verdict_engine_stage_seconds_bucket\{stage="features",le="\+Inf"\} [1-9]')
         self.assertRegex(text, r"verdict_api_open_connections \d+")
+
+
+class LargeAnswerTest(unittest.TestCase):
+    """An answer larger than the socket can take at once (a 6 MB console file; loopback's send
+    buffer stops at 4 MB) to a client that reads nothing at first: the server's send takes
+    part of it and the rest goes out as the client reads. It must arrive whole."""
+
+    def test_large_answer_to_a_reader_that_waits_arrives_whole(self):
+        with tempfile.TemporaryDirectory(prefix="verdict-large-") as tmp:
+            console = os.path.join(tmp, "console")
+            os.makedirs(os.path.join(console, "assets"))
+            with open(os.path.join(console, "index.html"), "w") as f:
+                f.write("<!doctype html><title>console</title>")
+            content = random.Random(7).randbytes(6 << 20)
+            with open(os.path.join(console, "assets", "big-1.js"), "wb") as f:
+                f.write(content)
+            with VerdictProcess(extra_args=["--console-dir", console]) as server:
+                with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+                    # A small window (set before connecting, which fixes its scale).
+                    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 65536)
+                    s.settimeout(30)
+                    s.connect(("127.0.0.1", server.port))
+                    s.sendall(b"GET /console/assets/big-1.js HTTP/1.1\r\nHost: x\r\n\r\n")
+                    time.sleep(0.5)  # the server has sent what the socket takes, and waits
+                    data = b""
+                    while b"\r\n\r\n" not in data:
+                        data += s.recv(65536)
+                    head, _, body = data.partition(b"\r\n\r\n")
+                    self.assertTrue(head.startswith(b"HTTP/1.1 200"), head[:100])
+                    while len(body) < len(content):
+                        chunk = s.recv(1 << 20)
+                        self.assertTrue(chunk, "cut after %d bytes" % len(body))
+                        body += chunk
+                self.assertEqual(body, content)
+                self.assertEqual(server.request("GET", "/healthz")[0], 200)
 
 
 class StartupTest(unittest.TestCase):
