@@ -2,6 +2,9 @@
 //  - BM_QueuePushPop: RequestQueue push + batch pop per item, one tenant (the path every
 //    single-tenant deployment takes) and several tenants of different weights;
 //  - BM_SchedulerRoundTrip: Submit -> worker runs an empty task, one tenant;
+//  - BM_ConditionVariableHandOff: two threads passing a turn through a mutex and condition
+//    variable, the primitive under every hand-off between the engine's threads (each turn is
+//    a wake-up and a context switch); pin with taskset to one core or two;
 //  - BM_NoisyTenant: two tenants of equal weight, one worker doing a fixed amount of work per
 //    request; B offers its share (half the capacity), A floods at 5x its share or is idle.
 //    Reports B's latency from intended arrival to completion (no coordinated omission),
@@ -85,6 +88,42 @@ void BM_SchedulerRoundTrip(benchmark::State& state) {
   state.SetItemsProcessed(submitted);
 }
 BENCHMARK(BM_SchedulerRoundTrip)->UseRealTime();
+
+// One hand-off per item: this thread gives the turn to a second thread, which gives it back.
+// Reported per hand-off (two per round trip); real time, since the other thread's work is the
+// point.
+void BM_ConditionVariableHandOff(benchmark::State& state) {
+  std::mutex mu;
+  std::condition_variable cv;
+  int turn = 0;  // 0: this thread's, 1: the partner's, 2: stop
+  std::thread partner([&] {
+    std::unique_lock lock(mu);
+    while (true) {
+      cv.wait(lock, [&] { return turn != 0; });
+      if (turn == 2) return;
+      turn = 0;
+      lock.unlock();
+      cv.notify_one();
+      lock.lock();
+    }
+  });
+  for (auto _ : state) {
+    std::unique_lock lock(mu);
+    turn = 1;
+    lock.unlock();
+    cv.notify_one();
+    lock.lock();
+    cv.wait(lock, [&] { return turn == 0; });
+  }
+  {
+    std::lock_guard lock(mu);
+    turn = 2;
+  }
+  cv.notify_one();
+  partner.join();
+  state.SetItemsProcessed(state.iterations() * 2);
+}
+BENCHMARK(BM_ConditionVariableHandOff)->UseRealTime();
 
 #ifndef VERDICT_SCHED_BASELINE
 using SteadyClock = std::chrono::steady_clock;

@@ -36,7 +36,8 @@ make_sim_input
 # the middle two when REPEATS is even).
 knees=()
 for r in $(seq "${REPEATS:-1}"); do
-  ramp_json="$OUT/engine_ramp$([ "$r" -gt 1 ] && echo "_$r" || true).json"
+  ramp_json="$OUT/engine_ramp.json"
+  if [ "$r" -gt 1 ]; then ramp_json="$OUT/engine_ramp_$r.json"; fi
   start_engine
   load "$PORT" --ramp "$RAMP" --duration "$STEP_S" > "$ramp_json"
   stop_engine

@@ -1,8 +1,8 @@
 // ConnectionDeadlines: the handshake, read and write time limits of every open HTTP
 // connection, enforced by one periodic sweep rather than by a timer armed and cancelled around
 // each read and write. beast::tcp_stream's per-operation expiry posted a timer wait and its
-// cancellation for every read and every write, and reprogrammed the reactor's timerfd: about a
-// fifth of the CPU of a loopback round trip (bench/http_bench; docs/PERFORMANCE.md, issue 7,
+// cancellation for every read and every write, and reprogrammed the reactor's timerfd: a sixth
+// to a fifth of the CPU of a loopback round trip (bench/http_bench; docs/PERFORMANCE.md, issue 7,
 // session 11). Here a connection's deadline is one atomic store, and a connection past it is
 // closed within one tick of the sweep (a tenth of the shortest configured limit, 10–100 ms).
 //

@@ -292,10 +292,8 @@ class Session : public std::enable_shared_from_this<Session<Stream>>, public Tim
 
  public:
   Session(tcp::socket socket, ssl::context* tls, const Router& router,
-          const HttpServerOptions& options, const ServerMetrics& metrics,
-          ConnectionDeadlines& deadlines)
+          const HttpServerOptions& options, const ServerMetrics& metrics)
       : stream_(MakeStream(std::move(socket), tls)),
-        deadlines_(deadlines),
         pause_timer_(stream_.get_executor()),
         router_(router),
         options_(options),
@@ -304,8 +302,9 @@ class Session : public std::enable_shared_from_this<Session<Stream>>, public Tim
   }
   ~Session() { metrics_.open_connections->Add(-1); }
 
-  void Start() {
-    deadlines_.Add(this->weak_from_this());
+  // `deadlines` enforces this connection's time limits from now until it is destroyed.
+  void Start(ConnectionDeadlines& deadlines) {
+    deadlines.Add(this->weak_from_this());
     if constexpr (!kTls) {
       // Write's direct send must return would_block rather than wait for a slow reader.
       beast::error_code ec;
@@ -567,7 +566,6 @@ class Session : public std::enable_shared_from_this<Session<Stream>>, public Tim
   }
 
   Stream stream_;
-  ConnectionDeadlines& deadlines_;
   bool direct_send_ = false;       // plain TCP in non-blocking mode: Write may send at once
   net::steady_timer pause_timer_;  // ReadHeaderAfter
   beast::flat_buffer buffer_;
@@ -687,12 +685,12 @@ struct HttpServer::Impl {
         socket.set_option(tcp::no_delay(true), ec);
         if (tls) {
           std::make_shared<Session<beast::ssl_stream<beast::tcp_stream>>>(
-              std::move(socket), tls.get(), router, options, metrics, deadlines)
-              ->Start();
+              std::move(socket), tls.get(), router, options, metrics)
+              ->Start(deadlines);
         } else {
           std::make_shared<Session<beast::tcp_stream>>(std::move(socket), nullptr, router, options,
-                                                       metrics, deadlines)
-              ->Start();
+                                                       metrics)
+              ->Start(deadlines);
         }
       }
       Accept();

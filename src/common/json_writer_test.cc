@@ -4,6 +4,8 @@
 
 #include <cmath>
 #include <cstdio>
+#include <map>
+#include <string>
 
 namespace verdict {
 namespace {
@@ -27,22 +29,13 @@ TEST(JsonWriterTest, EscapesStringsAndRefusesNonFiniteNumbers) {
 // reference: runs are appended whole, so their edges are where a slip would show.
 TEST(JsonWriterTest, EscapesEveryByteAsTheReferenceDoes) {
   auto reference = [](std::string_view value) {
+    const std::map<unsigned char, std::string> escapes = {
+        {'"', "\\\""}, {'\\', "\\\\"}, {'\n', "\\n"}, {'\r', "\\r"},
+        {'\t', "\\t"}, {'\b', "\\b"},  {'\f', "\\f"}};
     std::string out = "\"";
     for (unsigned char c : value) {
-      if (c == '"') {
-        out += "\\\"";
-      } else if (c == '\\') {
-        out += "\\\\";
-      } else if (c == '\n') {
-        out += "\\n";
-      } else if (c == '\r') {
-        out += "\\r";
-      } else if (c == '\t') {
-        out += "\\t";
-      } else if (c == '\b') {
-        out += "\\b";
-      } else if (c == '\f') {
-        out += "\\f";
+      if (auto it = escapes.find(c); it != escapes.end()) {
+        out += it->second;
       } else if (c < 0x20) {
         char buf[8];
         std::snprintf(buf, sizeof(buf), "\\u%04x", c);
