@@ -89,6 +89,38 @@ void BM_SchedulerRoundTrip(benchmark::State& state) {
 }
 BENCHMARK(BM_SchedulerRoundTrip)->UseRealTime();
 
+// One request at a time into an idle scheduler, as a lightly loaded engine sees them: each
+// submission waits for the previous one's work to have run. Arg 1: inline_when_idle (the work
+// runs on this thread); arg 0: handed to the worker and waited for. Real time.
+void BM_SchedulerIdleSubmit(benchmark::State& state) {
+  MetricsRegistry metrics;
+  SchedulerOptions options;
+  options.workers = 1;
+  options.inline_when_idle = state.range(0) != 0;
+  Scheduler scheduler(options, SystemClock::Instance(), metrics);
+  std::mutex mu;
+  std::condition_variable cv;
+  int64_t done = 0;
+  int64_t submitted = 0;
+  for (auto _ : state) {
+    const int64_t now = SystemClock::Instance().MonotonicNanos() / 1000;
+    auto admitted = scheduler.Submit(Priority::kStandard, std::nullopt, now, [&](bool, int64_t) {
+      std::lock_guard lock(mu);
+      ++done;
+      cv.notify_one();
+    });
+    if (admitted != Scheduler::Admission::kQueued) {
+      state.SkipWithError("not admitted");
+      break;
+    }
+    ++submitted;
+    std::unique_lock lock(mu);
+    cv.wait(lock, [&] { return done == submitted; });
+  }
+  state.SetItemsProcessed(submitted);
+}
+BENCHMARK(BM_SchedulerIdleSubmit)->ArgName("inline")->Arg(0)->Arg(1)->UseRealTime();
+
 // One hand-off per item: this thread gives the turn to a second thread, which gives it back.
 // Reported per hand-off (two per round trip); real time, since the other thread's work is the
 // point.

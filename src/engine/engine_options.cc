@@ -236,6 +236,7 @@ Status ReadSched(TableReader& r, EngineOptions* o) {
   s.bulk_aging_us = aging_ms * 1000;
   VERDICT_RETURN_IF_ERROR(r.Double("ewma_alpha", &s.ewma_alpha, 0.001, 1));
   VERDICT_RETURN_IF_ERROR(r.Boolean("fifo", &s.fifo));
+  VERDICT_RETURN_IF_ERROR(r.Boolean("inline_when_idle", &s.inline_when_idle));
   VERDICT_RETURN_IF_ERROR(r.Integer("journal_backlog", &s.downstream_limit, 0, 1 << 20));
   int64_t budget_us = o->model_budget_us;
   VERDICT_RETURN_IF_ERROR(r.Integer("model_budget_us", &budget_us, 1, 10'000'000));

@@ -53,8 +53,12 @@ struct EngineOptions {
   // [engine] heap_prefault_mb: heap touched at start-up and kept (PrefaultHeap); 0: none.
   size_t heap_prefault_mb = 0;
   // Workers, queue capacities, classes and the model's circuit breaker ([engine] workers and
-  // queue_capacity, the rest under [sched]).
-  SchedulerOptions sched;
+  // queue_capacity, the rest under [sched]). The engine decides on the I/O thread when idle.
+  SchedulerOptions sched = [] {
+    SchedulerOptions defaults;
+    defaults.inline_when_idle = true;
+    return defaults;
+  }();
   // A model stage slower than this counts as a failure for the circuit breaker.
   int64_t model_budget_us = 5'000;
   ModelOptions model;

@@ -80,8 +80,17 @@ Scheduler::Admission Scheduler::Submit(Priority priority, std::optional<int32_t>
   item.run = [work = std::move(work), deadline](bool fallback) { work(fallback, deadline); };
   RequestQueue::PushResult result;
   {
-    std::lock_guard lock(mu_);
+    std::unique_lock lock(mu_);
     if (stopping_) return Admission::kStopping;
+    if (MayRunInline()) {
+      ++inline_running_;
+      lock.unlock();
+      batch_sizes_->Observe(1);
+      RunItem(item);
+      lock.lock();
+      --inline_running_;
+      return Admission::kQueued;
+    }
     result = queue_.Push(std::move(item));
     queue_depth_[static_cast<int>(priority)]->Add(result == RequestQueue::PushResult::kQueued);
   }
@@ -118,6 +127,11 @@ size_t Scheduler::queued() const {
   return queue_.size();
 }
 
+size_t Scheduler::idle_workers() const {
+  std::lock_guard lock(mu_);
+  return idle_workers_;
+}
+
 void Scheduler::RunItem(QueuedItem& item) {
   const int64_t now = NowUs(clock_);
   if (now > item.deadline_us) late_->Increment();
@@ -125,6 +139,13 @@ void Scheduler::RunItem(QueuedItem& item) {
   // only if it can still finish by the deadline. FIFO mode never degrades (it is the baseline).
   const bool fallback = !options_.fifo && !estimator_.FullPathFits(now, item.deadline_us);
   item.run(fallback);
+}
+
+bool Scheduler::MayRunInline() const {
+  // An idle worker per inline run: a worker that is woken meanwhile (another I/O thread's
+  // submission) still finds a core's worth of work waiting for it, as it would have.
+  return options_.inline_when_idle && queue_.size() == 0 && idle_workers_ > inline_running_ &&
+         !DownstreamOverLimit();
 }
 
 bool Scheduler::DownstreamOverLimit() const {
@@ -140,7 +161,9 @@ void Scheduler::RunWorker() {
     bool more = false;
     {
       std::unique_lock lock(mu_);
+      ++idle_workers_;
       ready_.wait(lock, [this] { return stopping_ || queue_.size() > 0; });
+      --idle_workers_;
       if (queue_.size() == 0) return;  // stopping and drained
       const bool held_back = !stopping_ && DownstreamOverLimit();
       if (held_back && !queue_.HasPreemptor()) {

@@ -3,6 +3,7 @@
 // realtime requests taken ahead of the rest of a lower-class batch, and a fallback flag for
 // any request whose full path no longer fits its deadline. Within a class, tenants share by
 // weight (weighted fair queueing) and each may be rate limited (token bucket) at admission.
+// With inline_when_idle, a submission to an idle scheduler runs on the caller's thread.
 // Owns its threads; thread-safe.
 #pragma once
 
@@ -72,10 +73,13 @@ class Scheduler {
   ServiceTimeEstimator& estimator() { return estimator_; }
   size_t worker_count() const { return threads_.size(); }
   size_t queued() const;
+  size_t idle_workers() const;  // workers waiting for work (tests wait for start-up with it)
   const SchedulerOptions& options() const { return options_; }
 
  private:
   void RunWorker();
+  // Whether a submission may run on its caller's thread now (see inline_when_idle). Under mu_.
+  bool MayRunInline() const;
   // Whether the downstream stage holds more than its limit (see SchedulerOptions).
   bool DownstreamOverLimit() const;
   void RunItem(QueuedItem& item);
@@ -94,6 +98,8 @@ class Scheduler {
   std::condition_variable ready_;
   RequestQueue queue_;
   bool stopping_ = false;
+  size_t idle_workers_ = 0;    // workers waiting for work
+  size_t inline_running_ = 0;  // submissions being run on their caller's thread
   std::vector<std::thread> threads_;
 };
 
