@@ -18,7 +18,7 @@ bench_key() {
 
 # Starts a fresh engine. Environment: FIFO=1 (the plain FIFO scheduler), DURABILITY (sync |
 # async), JOURNAL_BACKLOG ([sched] journal_backlog), INLINE_WHEN_IDLE ([sched]
-# inline_when_idle, true | false), GROUP_DELAY_US ([journal]
+# inline_when_idle, true | false), COMMIT_LOG_MB ([journal] commit_log_mb), GROUP_DELAY_US ([journal]
 # group_delay_us), HEAP_PREFAULT_MB ([engine] heap_prefault_mb), EXTRA_TOML (appended to the
 # configuration), REALTIME_LISTENER=1 (a realtime listener
 # too, its port in REALTIME_PORT), METRICS=1 (an admin key in ADMIN_KEY, to read /metrics).
@@ -29,6 +29,7 @@ start_engine() {
     -e "s/^journal_backlog = .*/journal_backlog = ${JOURNAL_BACKLOG:-256}/" \
     -e "s/^inline_when_idle = .*/inline_when_idle = ${INLINE_WHEN_IDLE:-true}/" \
     -e "s/^group_delay_us = .*/group_delay_us = ${GROUP_DELAY_US:-400}/" \
+    -e "s/^commit_log_mb = .*/commit_log_mb = ${COMMIT_LOG_MB:-64}/" \
     -e "s/^heap_prefault_mb = .*/heap_prefault_mb = ${HEAP_PREFAULT_MB:-256}/" \
     config/verdict.toml > "$work/verdict.toml"
   # Drift watch off: a fresh engine's accounts have no history, which the monitor rightly calls

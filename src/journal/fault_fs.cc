@@ -1,5 +1,7 @@
 #include "journal/fault_fs.h"
 
+#include <string>
+
 namespace verdict::journal {
 namespace {
 
@@ -11,12 +13,14 @@ class FaultyFile : public rocksdb::FSWritableFileOwnerWrapper {
   rocksdb::IOStatus Append(const rocksdb::Slice& data, const rocksdb::IOOptions& options,
                            rocksdb::IODebugContext* dbg) override {
     if (fs_->fail_writes()) return NoSpace();
+    if (HoldUnsynced(data)) return rocksdb::IOStatus::OK();
     return FSWritableFileOwnerWrapper::Append(data, options, dbg);
   }
   rocksdb::IOStatus Append(const rocksdb::Slice& data, const rocksdb::IOOptions& options,
                            const rocksdb::DataVerificationInfo& info,
                            rocksdb::IODebugContext* dbg) override {
     if (fs_->fail_writes()) return NoSpace();
+    if (HoldUnsynced(data)) return rocksdb::IOStatus::OK();
     return FSWritableFileOwnerWrapper::Append(data, options, info, dbg);
   }
   rocksdb::IOStatus PositionedAppend(const rocksdb::Slice& data, uint64_t offset,
@@ -34,11 +38,13 @@ class FaultyFile : public rocksdb::FSWritableFileOwnerWrapper {
   }
   rocksdb::IOStatus Sync(const rocksdb::IOOptions& options, rocksdb::IODebugContext* dbg) override {
     if (fs_->fail_syncs()) return Eio();
+    if (rocksdb::IOStatus s = WriteHeld(options, dbg); !s.ok()) return s;
     return FSWritableFileOwnerWrapper::Sync(options, dbg);
   }
   rocksdb::IOStatus Fsync(const rocksdb::IOOptions& options,
                           rocksdb::IODebugContext* dbg) override {
     if (fs_->fail_syncs()) return Eio();
+    if (rocksdb::IOStatus s = WriteHeld(options, dbg); !s.ok()) return s;
     return FSWritableFileOwnerWrapper::Fsync(options, dbg);
   }
   rocksdb::IOStatus RangeSync(uint64_t offset, uint64_t nbytes, const rocksdb::IOOptions& options,
@@ -58,10 +64,65 @@ class FaultyFile : public rocksdb::FSWritableFileOwnerWrapper {
     return rocksdb::IOStatus::IOError("injected: Input/output error");
   }
 
+  // Appends are held (not written) while the file system loses unsynced appends, and once
+  // any are held, so that the file's bytes stay in order.
+  bool HoldUnsynced(const rocksdb::Slice& data) {
+    if (!fs_->lose_unsynced_appends() && held_.empty()) return false;
+    held_.append(data.data(), data.size());
+    return true;
+  }
+  rocksdb::IOStatus WriteHeld(const rocksdb::IOOptions& options, rocksdb::IODebugContext* dbg) {
+    if (held_.empty()) return rocksdb::IOStatus::OK();
+    std::string held;
+    held.swap(held_);
+    return FSWritableFileOwnerWrapper::Append(held, options, dbg);
+  }
+
+  FaultInjectingFileSystem* fs_;
+  std::string held_;  // appended, not yet synced: lost when the file is closed unsynced
+};
+
+// The commit log's file: written at offsets, never appended to.
+class FaultyRandomRWFile : public rocksdb::FSRandomRWFileOwnerWrapper {
+ public:
+  FaultyRandomRWFile(std::unique_ptr<rocksdb::FSRandomRWFile>&& target,
+                     FaultInjectingFileSystem* fs)
+      : FSRandomRWFileOwnerWrapper(std::move(target)), fs_(fs) {}
+
+  rocksdb::IOStatus Write(uint64_t offset, const rocksdb::Slice& data,
+                          const rocksdb::IOOptions& options,
+                          rocksdb::IODebugContext* dbg) override {
+    if (fs_->fail_writes()) {
+      fs_->CountInjected();
+      return rocksdb::IOStatus::NoSpace("injected: No space left on device");
+    }
+    return FSRandomRWFileOwnerWrapper::Write(offset, data, options, dbg);
+  }
+  rocksdb::IOStatus Sync(const rocksdb::IOOptions& options, rocksdb::IODebugContext* dbg) override {
+    if (fs_->fail_syncs()) {
+      fs_->CountInjected();
+      return rocksdb::IOStatus::IOError("injected: Input/output error");
+    }
+    return FSRandomRWFileOwnerWrapper::Sync(options, dbg);
+  }
+  rocksdb::IOStatus Fsync(const rocksdb::IOOptions& options,
+                          rocksdb::IODebugContext* dbg) override {
+    return Sync(options, dbg);
+  }
+
+ private:
   FaultInjectingFileSystem* fs_;
 };
 
 }  // namespace
+
+rocksdb::IOStatus FaultInjectingFileSystem::NewRandomRWFile(
+    const std::string& fname, const rocksdb::FileOptions& opts,
+    std::unique_ptr<rocksdb::FSRandomRWFile>* result, rocksdb::IODebugContext* dbg) {
+  rocksdb::IOStatus s = target()->NewRandomRWFile(fname, opts, result, dbg);
+  if (s.ok()) *result = std::make_unique<FaultyRandomRWFile>(std::move(*result), this);
+  return s;
+}
 
 FaultInjectingFileSystem::FaultInjectingFileSystem(const std::shared_ptr<rocksdb::FileSystem>& base)
     : FileSystemWrapper(base) {}

@@ -1,6 +1,7 @@
 // FaultInjectingFileSystem: a RocksDB FileSystem wrapper that fails writes or syncs on demand,
-// the test hook for the fail-closed path (disk full, EIO). Owned by a shared_ptr shared with the
-// store; the fail switches are atomics, safe to flip from any thread.
+// the test hook for the fail-closed path (disk full, EIO), or loses appends (a power failure).
+// Owned by a shared_ptr shared with the store; the fail switches are atomics, safe to flip from any
+// thread.
 #pragma once
 
 #include <rocksdb/file_system.h>
@@ -23,6 +24,12 @@ class FaultInjectingFileSystem : public rocksdb::FileSystemWrapper {
   void set_fail_writes(bool fail) { fail_writes_.store(fail); }
   // While set, Sync/Fsync/RangeSync return an IOError ("Input/output error").
   void set_fail_syncs(bool fail) { fail_syncs_.store(fail); }
+  // While set, appends to files written front to back (the store's WAL, tables, manifest) are
+  // held in memory until the file's next Sync or Fsync, and lost if it is closed first: what a
+  // power failure does to writes never synced, for tests of what the commit log must restore.
+  // Writes at an offset (the commit log) go on.
+  void set_lose_unsynced_appends(bool lose) { lose_unsynced_appends_.store(lose); }
+  bool lose_unsynced_appends() const { return lose_unsynced_appends_.load(); }
   bool fail_writes() const { return fail_writes_.load(); }
   bool fail_syncs() const { return fail_syncs_.load(); }
   uint64_t injected_failures() const { return injected_.load(); }
@@ -34,6 +41,9 @@ class FaultInjectingFileSystem : public rocksdb::FileSystemWrapper {
   rocksdb::IOStatus ReopenWritableFile(const std::string& fname, const rocksdb::FileOptions& opts,
                                        std::unique_ptr<rocksdb::FSWritableFile>* result,
                                        rocksdb::IODebugContext* dbg) override;
+  rocksdb::IOStatus NewRandomRWFile(const std::string& fname, const rocksdb::FileOptions& opts,
+                                    std::unique_ptr<rocksdb::FSRandomRWFile>* result,
+                                    rocksdb::IODebugContext* dbg) override;
   rocksdb::IOStatus ReuseWritableFile(const std::string& fname, const std::string& old_fname,
                                       const rocksdb::FileOptions& opts,
                                       std::unique_ptr<rocksdb::FSWritableFile>* result,
@@ -42,6 +52,7 @@ class FaultInjectingFileSystem : public rocksdb::FileSystemWrapper {
  private:
   std::atomic<bool> fail_writes_{false};
   std::atomic<bool> fail_syncs_{false};
+  std::atomic<bool> lose_unsynced_appends_{false};
   std::atomic<uint64_t> injected_{0};
 };
 

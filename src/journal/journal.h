@@ -27,6 +27,7 @@
 #include "common/result.h"
 #include "journal/admin_event.h"
 #include "journal/checkpoint.h"
+#include "journal/commit_log.h"
 #include "journal/envelope.h"
 #include "journal/group_pacer.h"
 #include "journal/merkle.h"
@@ -36,7 +37,8 @@
 namespace verdict::journal {
 
 enum class Durability {
-  kSync,   // a callback reports success only after the group's WAL write is fsynced (I1)
+  kSync,   // a callback reports success only after the group is fsynced (I1): the store's WAL,
+           // or the commit log's frame (commit_log_bytes)
   kAsync,  // no fsync: acknowledged decisions can be lost on power failure; benchmarks only
 };
 
@@ -70,6 +72,11 @@ struct JournalOptions {
   // Called during Open for every stored account state entry (recovery), before Open returns;
   // its time counts in recovery_seconds. A non-ok Status aborts Open.
   std::function<Status(std::string_view key, std::string_view value)> on_recovered_state;
+  // With kSync and a size above 0, a group is made durable by a frame in the commit log, a file
+  // of this size filled once and then overwritten (CommitLog), and the store's WAL is written
+  // without a sync; the store is synced only when the log starts over. 0: every group syncs the
+  // store's WAL instead.
+  uint64_t commit_log_bytes = 0;
   // Test hook: RocksDB's file system (see FaultInjectingFileSystem). Null: the default.
   std::shared_ptr<rocksdb::FileSystem> file_system;
 };
@@ -214,6 +221,12 @@ class Journal {
   bool PrepareGroup(std::vector<std::shared_ptr<Pending>>& group, PreparedGroup& out);
   void HandOver(std::unique_ptr<PreparedGroup> prepared, bool stop);
   void CommitPrepared(PreparedGroup& prepared);
+  // Writes a group's batch to the store and makes it durable as options_ ask: by the store's
+  // WAL sync, or by a commit log frame. `first_seq` > `last_seq` for a group without records.
+  Status WriteGroup(rocksdb::WriteBatch& batch, uint64_t first_seq, uint64_t last_seq);
+  // On open: writes the commit log's frames the store lacks into it (synced), then opens the
+  // log for writing.
+  Status ReplayCommitLog();
   // Under commit_mu_; takes mu_ (order: commit_mu_, then mu_) and wakes the writer when idle.
   void SetCommitterBusy(bool busy);
   // The writer prepares a group while the committer writes one only once this many wait.
@@ -233,6 +246,7 @@ class Journal {
   const JournalOptions options_;
   const Clock& clock_;
   std::unique_ptr<JournalStore> store_;
+  std::unique_ptr<CommitLog> commit_log_;  // null unless kSync with commit_log_bytes
   std::unique_ptr<CheckpointSigner> signer_;
   std::unique_ptr<PayloadCipher> cipher_;  // null when not encrypting
   double recovery_seconds_ = 0;

@@ -219,6 +219,15 @@ Status JournalStore::Write(rocksdb::WriteBatch& batch, bool sync) {
   }
 }
 
+Status JournalStore::SyncWal() {
+  if (read_only_) return Status::Ok();
+  try {
+    return FromRocks(db_->SyncWAL(), "journal WAL sync failed");
+  } catch (const std::exception& e) {
+    return Unavailable(std::string("journal WAL sync threw: ") + e.what());
+  }
+}
+
 Result<std::optional<std::string>> JournalStore::Get(Cf cf, std::string_view key) const {
   try {
     std::string value;

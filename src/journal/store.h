@@ -73,6 +73,8 @@ class JournalStore {
   JournalStore& operator=(const JournalStore&) = delete;
 
   Status Write(rocksdb::WriteBatch& batch, bool sync);
+  // Makes every write so far durable (syncs the WAL).
+  Status SyncWal();
   Result<std::optional<std::string>> Get(Cf cf, std::string_view key) const;
   // Iterates the whole family in key order.
   std::unique_ptr<rocksdb::Iterator> NewIterator(Cf cf) const;

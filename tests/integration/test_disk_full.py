@@ -36,7 +36,8 @@ class DiskFullTest(unittest.TestCase):
         data = os.path.join(self.mount, "var")
         acknowledged = {}
         first_refusal = None
-        config = "[journal]\nmin_free_mb = 14\n"
+        # A 1 MiB commit log: the shipped 64 MiB would not fit this 24 MiB disk at all.
+        config = "[journal]\nmin_free_mb = 14\ncommit_log_mb = 1\n"
         with VerdictProcess(data_dir=data, config=config) as server:
             conn = server.connection()
             for i in range(20000):

@@ -1,0 +1,171 @@
+#include "journal/commit_log.h"
+
+#include <cstring>
+#include <filesystem>
+#include <random>
+
+#include "common/sha256.h"
+#include "journal/bytes.h"
+
+namespace verdict::journal {
+namespace {
+
+constexpr uint32_t kMagic = 0x56434c31;  // "VCL1"
+constexpr size_t kHeaderBytes = 32;      // magic, generation, first_seq, last_seq, length
+constexpr size_t kCheckBytes = 8;        // the first bytes of SHA-256(header, payload)
+static_assert(kHeaderBytes + kCheckBytes == CommitLog::kFrameOverhead);
+
+Status IoError(const rocksdb::IOStatus& s, std::string_view what, const std::string& path) {
+  return Unavailable(std::string(what) + " " + path + ": " + s.ToString());
+}
+
+bool CheckMatches(std::string_view header, std::string_view payload, std::string_view check) {
+  const Sha256Digest digest = Sha256Of(header, payload);
+  return std::memcmp(digest.data(), check.data(), kCheckBytes) == 0;
+}
+
+// Writes `size_bytes` of zeros to `path` by way of a temporary file renamed into place, so that
+// a crash never leaves a log of the wrong size under its name.
+Status CreateZeroed(rocksdb::FileSystem& fs, const std::string& path, uint64_t size_bytes) {
+  const std::string temporary = path + ".new";
+  std::unique_ptr<rocksdb::FSWritableFile> out;
+  rocksdb::IOStatus s = fs.NewWritableFile(temporary, rocksdb::FileOptions(), &out, nullptr);
+  if (!s.ok()) return IoError(s, "cannot create", temporary);
+  const std::string zeros(size_t{1} << 20, '\0');
+  for (uint64_t written = 0; written < size_bytes && s.ok();) {
+    const size_t n = static_cast<size_t>(std::min<uint64_t>(zeros.size(), size_bytes - written));
+    s = out->Append(rocksdb::Slice(zeros.data(), n), rocksdb::IOOptions(), nullptr);
+    written += n;
+  }
+  if (s.ok()) s = out->Sync(rocksdb::IOOptions(), nullptr);
+  if (s.ok()) s = out->Close(rocksdb::IOOptions(), nullptr);
+  if (!s.ok()) return IoError(s, "cannot fill", temporary);
+  s = fs.RenameFile(temporary, path, rocksdb::IOOptions(), nullptr);
+  if (!s.ok()) return IoError(s, "cannot rename into place", path);
+  const std::string dir = std::filesystem::path(path).parent_path().string();
+  std::unique_ptr<rocksdb::FSDirectory> directory;
+  s = fs.NewDirectory(dir, rocksdb::IOOptions(), &directory, nullptr);
+  if (s.ok()) s = directory->Fsync(rocksdb::IOOptions(), nullptr);
+  if (!s.ok()) return IoError(s, "cannot sync the directory of", path);
+  return Status::Ok();
+}
+
+}  // namespace
+
+Result<std::vector<CommitLogFrame>> CommitLog::ReadFrames(rocksdb::FileSystem& fs,
+                                                          const std::string& path) {
+  std::vector<CommitLogFrame> frames;
+  uint64_t size = 0;
+  rocksdb::IOStatus s = fs.GetFileSize(path, rocksdb::IOOptions(), &size, nullptr);
+  if (s.IsNotFound() || s.IsPathNotFound()) return frames;
+  if (!s.ok()) return IoError(s, "cannot stat", path);
+  std::unique_ptr<rocksdb::FSRandomAccessFile> in;
+  s = fs.NewRandomAccessFile(path, rocksdb::FileOptions(), &in, nullptr);
+  if (!s.ok()) return IoError(s, "cannot open", path);
+  std::string data(size, '\0');
+  rocksdb::Slice read;
+  s = in->Read(0, size, rocksdb::IOOptions(), &read, data.data(), nullptr);
+  if (!s.ok()) return IoError(s, "cannot read", path);
+  const std::string_view bytes(read.data(), read.size());
+
+  uint64_t generation = 0;
+  for (size_t pos = 0; bytes.size() - pos >= kFrameOverhead;) {
+    const std::string_view header = bytes.substr(pos, kHeaderBytes);
+    ByteReader r(header);
+    const uint32_t magic = r.U32();
+    const uint64_t frame_generation = r.U64();
+    CommitLogFrame frame;
+    frame.first_seq = r.U64();
+    frame.last_seq = r.U64();
+    const uint32_t length = r.U32();
+    if (magic != kMagic) break;
+    if (!frames.empty() && frame_generation != generation) break;
+    if (length > bytes.size() - pos - kFrameOverhead) break;
+    const std::string_view payload = bytes.substr(pos + kHeaderBytes, length);
+    if (!CheckMatches(header, payload, bytes.substr(pos + kHeaderBytes + length, kCheckBytes))) {
+      break;  // torn: the write was cut short by the crash
+    }
+    if (frame.first_seq == 0 || frame.first_seq > frame.last_seq) break;
+    if (!frames.empty() && frame.first_seq != frames.back().last_seq + 1) break;
+    generation = frame_generation;
+    frame.payload.assign(payload);
+    frames.push_back(std::move(frame));
+    pos += kFrameOverhead + length;
+  }
+  return frames;
+}
+
+Result<std::unique_ptr<CommitLog>> CommitLog::Open(const std::shared_ptr<rocksdb::FileSystem>& fs,
+                                                   const std::string& path, uint64_t size_bytes) {
+  if (size_bytes < 2 * kFrameOverhead) {
+    return InvalidArgument("the commit log must be larger than a frame's overhead");
+  }
+  if (WouldCreate(*fs, path, size_bytes)) {
+    Status created = CreateZeroed(*fs, path, size_bytes);
+    if (!created.ok()) {
+      // A half-written file would hold on to the space that is short.
+      fs->DeleteFile(path + ".new", rocksdb::IOOptions(), nullptr).PermitUncheckedError();
+      return created;
+    }
+  }
+  std::unique_ptr<rocksdb::FSRandomRWFile> file;
+  rocksdb::IOStatus s = fs->NewRandomRWFile(path, rocksdb::FileOptions(), &file, nullptr);
+  if (!s.ok()) return IoError(s, "cannot open", path);
+  auto log = std::unique_ptr<CommitLog>(new CommitLog(std::move(file), size_bytes));
+  log->Restart();
+  return log;
+}
+
+bool CommitLog::WouldCreate(rocksdb::FileSystem& fs, const std::string& path, uint64_t size_bytes) {
+  uint64_t existing = 0;
+  return !fs.GetFileSize(path, rocksdb::IOOptions(), &existing, nullptr).ok() ||
+         existing != size_bytes;
+}
+
+CommitLog::CommitLog(std::unique_ptr<rocksdb::FSRandomRWFile> file, uint64_t size_bytes)
+    : file_(std::move(file)), size_bytes_(size_bytes) {}
+
+bool CommitLog::Fits(size_t payload_bytes) const {
+  return offset_ + kFrameOverhead + payload_bytes <= size_bytes_;
+}
+
+bool CommitLog::CouldEverFit(size_t payload_bytes) const {
+  return kFrameOverhead + payload_bytes <= size_bytes_;
+}
+
+void CommitLog::Restart() {
+  // A new generation for each pass, so that the previous pass's frames beyond this one's end
+  // never read as its continuation; random, so that no earlier run's pass shares it either.
+  std::random_device random;
+  uint64_t next = 0;
+  do {
+    next = (uint64_t{random()} << 32) | random();
+  } while (next == generation_);
+  generation_ = next;
+  offset_ = 0;
+}
+
+Status CommitLog::Append(uint64_t first_seq, uint64_t last_seq, std::string_view payload) {
+  frame_.clear();
+  ByteWriter w(frame_);
+  w.U32(kMagic);
+  w.U64(generation_);
+  w.U64(first_seq);
+  w.U64(last_seq);
+  w.U32(static_cast<uint32_t>(payload.size()));
+  const Sha256Digest check = Sha256Of(frame_, payload);
+  frame_.append(payload);
+  frame_.append(reinterpret_cast<const char*>(check.data()), kCheckBytes);
+  rocksdb::IOStatus s = file_->Write(offset_, frame_, rocksdb::IOOptions(), nullptr);
+  if (!s.ok()) return Unavailable("commit log write failed: " + s.ToString());
+  offset_ += frame_.size();
+  return Status::Ok();
+}
+
+Status CommitLog::Sync() {
+  rocksdb::IOStatus s = file_->Sync(rocksdb::IOOptions(), nullptr);
+  if (!s.ok()) return Unavailable("commit log sync failed: " + s.ToString());
+  return Status::Ok();
+}
+
+}  // namespace verdict::journal

@@ -1,0 +1,71 @@
+// CommitLog: what makes a durable group commit durable when the store's own WAL is written
+// without a sync. A file of fixed size, filled once with zeros, into which each group's
+// serialized WriteBatch is written as a frame and synced: an overwrite of blocks already
+// written, so an fdatasync flushes the frame alone, with no inode or extent update (on this
+// kind of VM one device write fewer per commit, and on a journaling file system no journal
+// commit). When the file is full the journal makes the store's WAL durable and the log starts
+// over at offset 0 under a new random generation; frames of an older generation beyond the new
+// end are told apart by it. On open the journal replays the frames the store lacks.
+// Not thread-safe: the journal's committing thread owns it (groups are written one at a time).
+#pragma once
+
+#include <rocksdb/file_system.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/result.h"
+
+namespace verdict::journal {
+
+struct CommitLogFrame {
+  uint64_t first_seq = 0;  // the group's first and last record sequence numbers
+  uint64_t last_seq = 0;
+  std::string payload;  // the group's WriteBatch, serialized
+};
+
+class CommitLog {
+ public:
+  // The frames of the file's current generation, in order: from offset 0 up to the first frame
+  // that is torn, of another generation, or does not continue the sequence. A missing file has
+  // none.
+  static Result<std::vector<CommitLogFrame>> ReadFrames(rocksdb::FileSystem& fs,
+                                                        const std::string& path);
+
+  // Opens the log for writing, starting over at offset 0 under a new generation. The file is
+  // reused when it has `size_bytes`; otherwise it is written anew (zeros, synced, renamed into
+  // place). Every frame it held must already be durable in the store.
+  static Result<std::unique_ptr<CommitLog>> Open(const std::shared_ptr<rocksdb::FileSystem>& fs,
+                                                 const std::string& path, uint64_t size_bytes);
+
+  // Whether Open would write the file anew (it is missing or of another size).
+  static bool WouldCreate(rocksdb::FileSystem& fs, const std::string& path, uint64_t size_bytes);
+
+  // Whether a frame of this payload fits between the write position and the end.
+  bool Fits(size_t payload_bytes) const;
+  // Whether such a frame could fit at all, in an empty log.
+  bool CouldEverFit(size_t payload_bytes) const;
+  // Writes a frame at the write position (the caller checked Fits). Not durable until Sync.
+  Status Append(uint64_t first_seq, uint64_t last_seq, std::string_view payload);
+  Status Sync();
+  // Starts over at offset 0 under a new generation; every frame written before must be durable
+  // elsewhere first.
+  void Restart();
+  uint64_t size_bytes() const { return size_bytes_; }
+
+  static constexpr size_t kFrameOverhead = 40;  // header (32 bytes) and check (8)
+
+ private:
+  CommitLog(std::unique_ptr<rocksdb::FSRandomRWFile> file, uint64_t size_bytes);
+
+  std::unique_ptr<rocksdb::FSRandomRWFile> file_;
+  uint64_t size_bytes_;
+  uint64_t offset_ = 0;
+  uint64_t generation_ = 0;
+  std::string frame_;  // reused between appends
+};
+
+}  // namespace verdict::journal

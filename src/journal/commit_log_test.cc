@@ -1,0 +1,254 @@
+// CommitLog on its own: frames written, read back, cut at a torn or foreign frame; and the
+// journal's use of it: groups the store lost are replayed from it on open.
+#include "journal/commit_log.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <future>
+
+#include "journal/fault_fs.h"
+#include "journal/journal.h"
+#include "journal/test_util.h"
+#include "journal/verifier.h"
+
+namespace verdict::journal {
+namespace {
+
+using testing_util::MakeEntry;
+using testing_util::TempDir;
+
+std::shared_ptr<rocksdb::FileSystem> Fs() { return rocksdb::FileSystem::Default(); }
+
+std::unique_ptr<CommitLog> OpenLog(const std::string& path, uint64_t size) {
+  Result<std::unique_ptr<CommitLog>> log = CommitLog::Open(Fs(), path, size);
+  EXPECT_TRUE(log.ok()) << log.status().ToString();
+  return log.ok() ? std::move(log).value() : nullptr;
+}
+
+std::vector<CommitLogFrame> Frames(const std::string& path) {
+  Result<std::vector<CommitLogFrame>> frames = CommitLog::ReadFrames(*Fs(), path);
+  EXPECT_TRUE(frames.ok()) << frames.status().ToString();
+  return frames.ok() ? std::move(frames).value() : std::vector<CommitLogFrame>{};
+}
+
+TEST(CommitLogTest, MissingFileHasNoFrames) {
+  TempDir dir;
+  EXPECT_TRUE(Frames(dir.Sub("commit.log")).empty());
+}
+
+TEST(CommitLogTest, FramesReadBackInOrderAfterReopen) {
+  TempDir dir;
+  const std::string path = dir.Sub("commit.log");
+  {
+    auto log = OpenLog(path, 4096);
+    ASSERT_TRUE(log);
+    ASSERT_TRUE(log->Append(1, 3, "first group").ok());
+    ASSERT_TRUE(log->Append(4, 4, "second").ok());
+    ASSERT_TRUE(log->Sync().ok());
+  }
+  EXPECT_EQ(std::filesystem::file_size(path), 4096u);
+  std::vector<CommitLogFrame> frames = Frames(path);
+  ASSERT_EQ(frames.size(), 2u);
+  EXPECT_EQ(frames[0].first_seq, 1u);
+  EXPECT_EQ(frames[0].last_seq, 3u);
+  EXPECT_EQ(frames[0].payload, "first group");
+  EXPECT_EQ(frames[1].first_seq, 4u);
+  EXPECT_EQ(frames[1].payload, "second");
+}
+
+TEST(CommitLogTest, TornFrameEndsTheLog) {
+  TempDir dir;
+  const std::string path = dir.Sub("commit.log");
+  {
+    auto log = OpenLog(path, 4096);
+    ASSERT_TRUE(log);
+    ASSERT_TRUE(log->Append(1, 1, "aaaa").ok());
+    ASSERT_TRUE(log->Append(2, 2, "bbbb").ok());
+    ASSERT_TRUE(log->Append(3, 3, "cccc").ok());
+  }
+  {  // one byte of the second frame's payload, as a write cut short would leave it
+    std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(CommitLog::kFrameOverhead + 4 + 32 + 1);
+    f.put('X');
+  }
+  std::vector<CommitLogFrame> frames = Frames(path);
+  ASSERT_EQ(frames.size(), 1u);
+  EXPECT_EQ(frames[0].payload, "aaaa");
+}
+
+TEST(CommitLogTest, NewPassDoesNotReadThePreviousPassBeyondItsEnd) {
+  TempDir dir;
+  const std::string path = dir.Sub("commit.log");
+  auto log = OpenLog(path, 4096);
+  ASSERT_TRUE(log);
+  ASSERT_TRUE(log->Append(1, 1, "pass one, 1").ok());
+  ASSERT_TRUE(log->Append(2, 2, "pass one, 2").ok());
+  log->Restart();
+  // Same size and a sequence the old second frame would continue: only the generation tells.
+  ASSERT_TRUE(log->Append(1, 1, "pass two, 1").ok());
+  std::vector<CommitLogFrame> frames = Frames(path);
+  ASSERT_EQ(frames.size(), 1u);
+  EXPECT_EQ(frames[0].payload, "pass two, 1");
+}
+
+TEST(CommitLogTest, FramesMustContinueTheSequence) {
+  TempDir dir;
+  const std::string path = dir.Sub("commit.log");
+  auto log = OpenLog(path, 4096);
+  ASSERT_TRUE(log);
+  ASSERT_TRUE(log->Append(1, 2, "a").ok());
+  ASSERT_TRUE(log->Append(5, 6, "b").ok());
+  EXPECT_EQ(Frames(path).size(), 1u);
+}
+
+TEST(CommitLogTest, FitsUntilTheEndAndReopeningAtAnotherSizeRewritesTheFile) {
+  TempDir dir;
+  const std::string path = dir.Sub("commit.log");
+  auto log = OpenLog(path, 200);
+  ASSERT_TRUE(log);
+  EXPECT_TRUE(log->Fits(200 - CommitLog::kFrameOverhead));
+  EXPECT_FALSE(log->Fits(200 - CommitLog::kFrameOverhead + 1));
+  ASSERT_TRUE(log->Append(1, 1, std::string(100, 'x')).ok());
+  EXPECT_FALSE(log->Fits(100));
+  EXPECT_TRUE(log->CouldEverFit(100));
+  log->Restart();
+  EXPECT_TRUE(log->Fits(100));
+  log.reset();
+  ASSERT_TRUE(OpenLog(path, 8192));
+  EXPECT_EQ(std::filesystem::file_size(path), 8192u);
+  EXPECT_TRUE(Frames(path).empty());
+  EXPECT_FALSE(std::filesystem::exists(path + ".new"));
+}
+
+// The journal with a commit log, on a file system that can lose the store's unsynced writes.
+struct LossyJournal {
+  TempDir dir;
+  std::shared_ptr<FaultInjectingFileSystem> fs = std::make_shared<FaultInjectingFileSystem>();
+  JournalOptions Options(uint64_t commit_log_bytes) const {
+    JournalOptions o;
+    o.data_dir = dir.Sub("data");
+    o.file_system = fs;
+    o.commit_log_bytes = commit_log_bytes;
+    return o;
+  }
+};
+
+void WriteAll(Journal& j, uint64_t first, uint64_t last) {
+  std::vector<std::promise<Result<CommitInfo>>> promises(last - first + 1);
+  for (uint64_t i = first; i <= last; ++i) {
+    auto* p = &promises[i - first];
+    Result<uint64_t> seq =
+        j.Enqueue(MakeEntry(i), [p](const Result<CommitInfo>& r) { p->set_value(r); });
+    ASSERT_TRUE(seq.ok()) << seq.status().ToString();
+  }
+  for (auto& p : promises) ASSERT_TRUE(p.get_future().get().ok());
+}
+
+// Writes `kept` decisions, then `lost` more of which the store's writes not synced by then never
+// reach the disk (a power failure), closes, and reopens: the durable sequence then.
+uint64_t DurableAfterLosingTheStoresTail(uint64_t commit_log_bytes, uint64_t kept, uint64_t lost,
+                                         VerifyReport* report = nullptr,
+                                         Durability durability = Durability::kSync) {
+  LossyJournal setup;
+  {
+    JournalOptions o = setup.Options(commit_log_bytes);
+    o.durability = durability;
+    Result<std::unique_ptr<Journal>> j = Journal::Open(o);
+    EXPECT_TRUE(j.ok()) << j.status().ToString();
+    if (!j.ok()) return 0;
+    // In small groups, so that a small log starts over many times.
+    for (uint64_t i = 1; i <= kept; i += 5) WriteAll(**j, i, std::min(kept, i + 4));
+    setup.fs->set_lose_unsynced_appends(true);
+    for (uint64_t i = kept + 1; i <= kept + lost; i += 5) {
+      WriteAll(**j, i, std::min(kept + lost, i + 4));
+    }
+    // The power fails: nothing more reaches the disk, not the closing checkpoint's sync either.
+    setup.fs->set_fail_syncs(true);
+  }
+  setup.fs->set_fail_syncs(false);
+  setup.fs->set_lose_unsynced_appends(false);
+  Result<std::unique_ptr<Journal>> reopened = Journal::Open(setup.Options(commit_log_bytes));
+  EXPECT_TRUE(reopened.ok()) << reopened.status().ToString();
+  if (!reopened.ok()) return 0;
+  const uint64_t durable = (*reopened)->durable_sequence();
+  reopened->reset();
+  if (report) {
+    VerifyOptions vo;
+    vo.data_dir = setup.dir.Sub("data");
+    Result<VerifyReport> r = Verify(vo);
+    EXPECT_TRUE(r.ok()) << r.status().ToString();
+    if (r.ok()) *report = *r;
+  }
+  return durable;
+}
+
+TEST(JournalCommitLogTest, UnsyncedStoreWritesAreLost) {
+  // The premise of the tests below: with neither the log nor a WAL sync, the last 30 decisions
+  // exist only in writes that the simulated power failure loses.
+  EXPECT_EQ(DurableAfterLosingTheStoresTail(0, 20, 30, nullptr, Durability::kAsync), 20u);
+}
+
+TEST(JournalCommitLogTest, WithoutTheLogEachGroupSyncsTheStore) {
+  EXPECT_EQ(DurableAfterLosingTheStoresTail(0, 20, 30), 50u);
+}
+
+TEST(JournalCommitLogTest, GroupsTheStoreLostAreReplayedFromTheLog) {
+  VerifyReport report;
+  EXPECT_EQ(DurableAfterLosingTheStoresTail(uint64_t{1} << 20, 20, 30, &report), 50u);
+  EXPECT_TRUE(report.ok) << report.problem;
+  EXPECT_EQ(report.records, 50u);
+}
+
+TEST(JournalCommitLogTest, ALogThatStartedOverManyTimesStillRestoresEverything) {
+  // About 1 KB a record: an 8 KB log starts over every few groups, each time after syncing the
+  // store, which is all that keeps the overwritten frames' groups.
+  VerifyReport report;
+  EXPECT_EQ(DurableAfterLosingTheStoresTail(8 << 10, 3, 200, &report), 203u);
+  EXPECT_TRUE(report.ok) << report.problem;
+  EXPECT_EQ(report.records, 203u);
+}
+
+TEST(JournalCommitLogTest, AGroupLargerThanTheLogIsMadeDurableByTheStore) {
+  // 40 records enqueued at once go into one or a few groups, each larger than a 4 KB log: the
+  // store's WAL is synced for them instead.
+  LossyJournal setup;
+  auto j = Journal::Open(setup.Options(4096));
+  ASSERT_TRUE(j.ok()) << j.status().ToString();
+  WriteAll(**j, 1, 40);
+  EXPECT_EQ((*j)->durable_sequence(), 40u);
+}
+
+TEST(JournalCommitLogTest, NoRoomForTheLogAboveTheReserveRefusesToOpen) {
+  LossyJournal setup;
+  JournalOptions o = setup.Options(uint64_t{1} << 20);
+  o.min_free_bytes = uint64_t{1} << 60;  // more than any disk has free
+  Result<std::unique_ptr<Journal>> j = Journal::Open(o);
+  ASSERT_FALSE(j.ok());
+  EXPECT_EQ(j.status().code(), StatusCode::kUnavailable);
+  EXPECT_NE(j.status().message().find("journal.commit_log_mb"), std::string::npos)
+      << j.status().ToString();
+  EXPECT_FALSE(std::filesystem::exists(setup.dir.Sub("data/commit.log")));
+  EXPECT_FALSE(std::filesystem::exists(setup.dir.Sub("data/commit.log.new")));
+}
+
+TEST(JournalCommitLogTest, ACommitLogSyncFailureFailsTheJournalClosed) {
+  LossyJournal setup;
+  auto j = Journal::Open(setup.Options(uint64_t{1} << 20));
+  ASSERT_TRUE(j.ok()) << j.status().ToString();
+  WriteAll(**j, 1, 3);
+  setup.fs->set_fail_syncs(true);
+  std::promise<Result<CommitInfo>> result;
+  ASSERT_TRUE(
+      (*j)->Enqueue(MakeEntry(4), [&](const Result<CommitInfo>& r) { result.set_value(r); }).ok());
+  Result<CommitInfo> r = result.get_future().get();
+  EXPECT_EQ(r.status().code(), StatusCode::kUnavailable);
+  EXPECT_NE(r.status().message().find("commit log sync failed"), std::string::npos)
+      << r.status().ToString();
+  EXPECT_FALSE((*j)->healthy());
+  EXPECT_EQ((*j)->durable_sequence(), 3u);
+}
+
+}  // namespace
+}  // namespace verdict::journal
