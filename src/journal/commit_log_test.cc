@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <future>
+#include <optional>
 
 #include "journal/fault_fs.h"
 #include "journal/journal.h"
@@ -150,7 +151,9 @@ void WriteAll(Journal& j, uint64_t first, uint64_t last) {
 // reach the disk (a power failure), closes, and reopens: the durable sequence then.
 uint64_t DurableAfterLosingTheStoresTail(uint64_t commit_log_bytes, uint64_t kept, uint64_t lost,
                                          VerifyReport* report = nullptr,
-                                         Durability durability = Durability::kSync) {
+                                         Durability durability = Durability::kSync,
+                                         std::optional<uint64_t> reopen_log_bytes = {},
+                                         bool* log_file_left = nullptr) {
   LossyJournal setup;
   {
     JournalOptions o = setup.Options(commit_log_bytes);
@@ -169,10 +172,12 @@ uint64_t DurableAfterLosingTheStoresTail(uint64_t commit_log_bytes, uint64_t kep
   }
   setup.fs->set_fail_syncs(false);
   setup.fs->set_lose_unsynced_appends(false);
-  Result<std::unique_ptr<Journal>> reopened = Journal::Open(setup.Options(commit_log_bytes));
+  Result<std::unique_ptr<Journal>> reopened =
+      Journal::Open(setup.Options(reopen_log_bytes.value_or(commit_log_bytes)));
   EXPECT_TRUE(reopened.ok()) << reopened.status().ToString();
   if (!reopened.ok()) return 0;
   const uint64_t durable = (*reopened)->durable_sequence();
+  if (log_file_left) *log_file_left = std::filesystem::exists(setup.dir.Sub("data/commit.log"));
   reopened->reset();
   if (report) {
     VerifyOptions vo;
@@ -199,6 +204,16 @@ TEST(JournalCommitLogTest, GroupsTheStoreLostAreReplayedFromTheLog) {
   EXPECT_EQ(DurableAfterLosingTheStoresTail(uint64_t{1} << 20, 20, 30, &report), 50u);
   EXPECT_TRUE(report.ok) << report.problem;
   EXPECT_EQ(report.records, 50u);
+}
+
+TEST(JournalCommitLogTest, ARunWithoutTheLogStillReplaysTheLastRunsAndRemovesIt) {
+  VerifyReport report;
+  bool log_file_left = true;
+  EXPECT_EQ(DurableAfterLosingTheStoresTail(uint64_t{1} << 20, 20, 30, &report, Durability::kSync,
+                                            /*reopen_log_bytes=*/0, &log_file_left),
+            50u);
+  EXPECT_TRUE(report.ok) << report.problem;
+  EXPECT_FALSE(log_file_left);
 }
 
 TEST(JournalCommitLogTest, ALogThatStartedOverManyTimesStillRestoresEverything) {

@@ -95,9 +95,8 @@ Status Journal::Recover() {
   store_options.file_system = options_.file_system;
   VERDICT_ASSIGN_OR_RETURN(store_, JournalStore::Open(store_options));
   VERDICT_ASSIGN_OR_RETURN(signer_, CheckpointSigner::LoadOrCreate(options_.data_dir));
-  if (options_.durability == Durability::kSync && options_.commit_log_bytes > 0) {
-    VERDICT_RETURN_IF_ERROR(ReplayCommitLog());
-  }
+  // Also when this run has no log: the last one may have had one.
+  VERDICT_RETURN_IF_ERROR(ReplayCommitLog());
 
   VERDICT_ASSIGN_OR_RETURN(std::optional<std::string> head_bytes,
                            store_->Get(Cf::kMeta, kMetaHeadKey));
@@ -649,8 +648,15 @@ Status Journal::ReplayCommitLog() {
                  replayed, last_seq);
   }
   // What the store recovered from its own WAL on open may sit in the page cache only (after a
-  // kill, not a power loss): durable before the log's frames are overwritten.
+  // kill, not a power loss): durable before the log's frames are overwritten or removed.
   VERDICT_RETURN_IF_ERROR(store_->SyncWal());
+  if (options_.durability != Durability::kSync || options_.commit_log_bytes == 0) {
+    rocksdb::IOStatus removed = fs->DeleteFile(path, rocksdb::IOOptions(), nullptr);
+    if (!removed.ok() && !removed.IsNotFound() && !removed.IsPathNotFound()) {
+      return Unavailable("cannot remove the unused commit log " + path + ": " + removed.ToString());
+    }
+    return Status::Ok();
+  }
   if (CommitLog::WouldCreate(*fs, path, options_.commit_log_bytes)) {
     // Its room is taken at once, from the reserve kept against a full disk (RocksDB 7.8 can
     // abort on ENOSPC): refuse to start rather than eat into it.

@@ -225,7 +225,7 @@ class Journal {
   // WAL sync, or by a commit log frame. `first_seq` > `last_seq` for a group without records.
   Status WriteGroup(rocksdb::WriteBatch& batch, uint64_t first_seq, uint64_t last_seq);
   // On open: writes the commit log's frames the store lacks into it (synced), then opens the
-  // log for writing.
+  // log for writing, or removes it when this run has none.
   Status ReplayCommitLog();
   // Under commit_mu_; takes mu_ (order: commit_mu_, then mu_) and wakes the writer when idle.
   void SetCommitterBusy(bool busy);
