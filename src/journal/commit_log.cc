@@ -1,8 +1,11 @@
 #include "journal/commit_log.h"
 
+#include <chrono>
 #include <cstring>
+#include <exception>
 #include <filesystem>
 #include <random>
+#include <string>
 
 #include "common/sha256.h"
 #include "journal/bytes.h"
@@ -97,9 +100,12 @@ Result<std::vector<CommitLogFrame>> CommitLog::ReadFrames(rocksdb::FileSystem& f
 
 Result<std::unique_ptr<CommitLog>> CommitLog::Open(const std::shared_ptr<rocksdb::FileSystem>& fs,
                                                    const std::string& path, uint64_t size_bytes) {
-  if (size_bytes < 2 * kFrameOverhead) {
-    return InvalidArgument("the commit log must be larger than a frame's overhead");
+  if (size_bytes < 2 * kFrameOverhead || size_bytes > kMaxSizeBytes) {
+    return InvalidArgument("the commit log's size must be between " +
+                           std::to_string(2 * kFrameOverhead) + " bytes and 1 GiB");
   }
+  // Left by a crash while the file was being written: the log in place, if any, is whole.
+  fs->DeleteFile(path + ".new", rocksdb::IOOptions(), nullptr).PermitUncheckedError();
   if (WouldCreate(*fs, path, size_bytes)) {
     Status created = CreateZeroed(*fs, path, size_bytes);
     if (!created.ok()) {
@@ -136,10 +142,16 @@ bool CommitLog::CouldEverFit(size_t payload_bytes) const {
 void CommitLog::Restart() {
   // A new generation for each pass, so that the previous pass's frames beyond this one's end
   // never read as its continuation; random, so that no earlier run's pass shares it either.
-  std::random_device random;
   uint64_t next = 0;
   do {
-    next = (uint64_t{random()} << 32) | random();
+    try {
+      std::random_device random;
+      next = (uint64_t{random()} << 32) | random();
+    } catch (const std::exception&) {
+      // No entropy source: the clock and the previous generation still tell passes apart.
+      next = static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count()) ^
+             (generation_ * 0x9e3779b97f4a7c15ULL);
+    }
   } while (next == generation_);
   generation_ = next;
   offset_ = 0;

@@ -36,8 +36,9 @@ class CommitLog {
                                                         const std::string& path);
 
   // Opens the log for writing, starting over at offset 0 under a new generation. The file is
-  // reused when it has `size_bytes`; otherwise it is written anew (zeros, synced, renamed into
-  // place). Every frame it held must already be durable in the store.
+  // reused when it has `size_bytes` (at most kMaxSizeBytes); otherwise it is written anew
+  // (zeros, synced, renamed into place). Every frame it held must already be durable in the
+  // store.
   static Result<std::unique_ptr<CommitLog>> Open(const std::shared_ptr<rocksdb::FileSystem>& fs,
                                                  const std::string& path, uint64_t size_bytes);
 
@@ -57,6 +58,8 @@ class CommitLog {
   uint64_t size_bytes() const { return size_bytes_; }
 
   static constexpr size_t kFrameOverhead = 40;  // header (32 bytes) and check (8)
+  // Read whole on open, and a frame's length is 32 bits.
+  static constexpr uint64_t kMaxSizeBytes = uint64_t{1} << 30;
 
  private:
   CommitLog(std::unique_ptr<rocksdb::FSRandomRWFile> file, uint64_t size_bytes);

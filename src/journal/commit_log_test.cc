@@ -225,14 +225,25 @@ TEST(JournalCommitLogTest, ALogThatStartedOverManyTimesStillRestoresEverything) 
   EXPECT_EQ(report.records, 203u);
 }
 
-TEST(JournalCommitLogTest, AGroupLargerThanTheLogIsMadeDurableByTheStore) {
-  // 40 records enqueued at once go into one or a few groups, each larger than a 4 KB log: the
-  // store's WAL is synced for them instead.
+TEST(JournalCommitLogTest, GroupsAfterOneTooLargeForTheLogAreStillRestored) {
+  // A group larger than the log is made durable by a sync of the store instead; the frames
+  // after it must still be replayed (the log starts over after that sync).
   LossyJournal setup;
-  auto j = Journal::Open(setup.Options(4096));
-  ASSERT_TRUE(j.ok()) << j.status().ToString();
-  WriteAll(**j, 1, 40);
-  EXPECT_EQ((*j)->durable_sequence(), 40u);
+  {
+    auto j = Journal::Open(setup.Options(16 << 10));
+    ASSERT_TRUE(j.ok()) << j.status().ToString();
+    WriteAll(**j, 1, 1);
+    WriteAll(**j, 2, 200);  // enqueued at once: groups of tens of ~1 KB records
+    setup.fs->set_lose_unsynced_appends(true);
+    WriteAll(**j, 201, 201);
+    WriteAll(**j, 202, 202);
+    setup.fs->set_fail_syncs(true);  // the power fails
+  }
+  setup.fs->set_fail_syncs(false);
+  setup.fs->set_lose_unsynced_appends(false);
+  auto reopened = Journal::Open(setup.Options(16 << 10));
+  ASSERT_TRUE(reopened.ok()) << reopened.status().ToString();
+  EXPECT_EQ((*reopened)->durable_sequence(), 202u);
 }
 
 TEST(JournalCommitLogTest, NoRoomForTheLogAboveTheReserveRefusesToOpen) {
@@ -263,6 +274,14 @@ TEST(JournalCommitLogTest, ACommitLogSyncFailureFailsTheJournalClosed) {
       << r.status().ToString();
   EXPECT_FALSE((*j)->healthy());
   EXPECT_EQ((*j)->durable_sequence(), 3u);
+  // The refused record never reached the store: nothing reads it, and a later synced write
+  // (here a registry entry) cannot make it durable behind the client's back.
+  Result<std::optional<JournalRecord>> refused = (*j)->ReadRecord(4);
+  ASSERT_TRUE(refused.ok()) << refused.status().ToString();
+  EXPECT_FALSE(refused->has_value());
+  Result<std::optional<StoredRecord>> by_id = (*j)->FindByTransaction("bank-a", "tx-4");
+  ASSERT_TRUE(by_id.ok()) << by_id.status().ToString();
+  EXPECT_FALSE(by_id->has_value());
 }
 
 }  // namespace

@@ -600,20 +600,25 @@ Status Journal::WriteGroup(rocksdb::WriteBatch& batch, uint64_t first_seq, uint6
   const bool sync = options_.durability == Durability::kSync;
   const std::string_view data = batch.Data();
   if (!commit_log_ || first_seq > last_seq || !commit_log_->CouldEverFit(data.size())) {
-    return store_->Write(batch, sync);
+    VERDICT_RETURN_IF_ERROR(store_->Write(batch, sync));
+    // That sync made every earlier group durable in the store; the log must start over, or
+    // the next frame would not continue the last one's sequence and a replay would stop there.
+    if (commit_log_) commit_log_->Restart();
+    return Status::Ok();
   }
-  // Unsynced here: the frame below is what makes the group durable. A crash may keep this
-  // write and lose the frame; the group was then never acknowledged, and keeping it is as
-  // when a WAL write outlives its unfinished sync.
-  VERDICT_RETURN_IF_ERROR(store_->Write(batch, /*sync=*/false));
   if (!commit_log_->Fits(data.size())) {
     // Starting over overwrites the frames of every earlier group: the store must hold them
     // durably first.
     VERDICT_RETURN_IF_ERROR(store_->SyncWal());
     commit_log_->Restart();
   }
+  // The frame first: the store then never holds a group that is not durable, so nothing reads
+  // it before it is, and a group whose frame failed is not in the store at all (as when a WAL
+  // sync fails). The store's own write is unsynced; a crash before it is synced is repaired
+  // from the frame on open.
   VERDICT_RETURN_IF_ERROR(commit_log_->Append(first_seq, last_seq, data));
-  return commit_log_->Sync();
+  VERDICT_RETURN_IF_ERROR(commit_log_->Sync());
+  return store_->Write(batch, /*sync=*/false);
 }
 
 Status Journal::ReplayCommitLog() {

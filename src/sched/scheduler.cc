@@ -82,13 +82,19 @@ Scheduler::Admission Scheduler::Submit(Priority priority, std::optional<int32_t>
   {
     std::unique_lock lock(mu_);
     if (stopping_) return Admission::kStopping;
-    if (MayRunInline()) {
+    if (cost == 1 && MayRunInline()) {
       ++inline_running_;
       lock.unlock();
+      // Given back however RunItem ends (a throw included), and Stop waits for it.
+      struct InlineSlot {
+        Scheduler& scheduler;
+        ~InlineSlot() {
+          std::lock_guard lock(scheduler.mu_);
+          if (--scheduler.inline_running_ == 0) scheduler.inline_done_.notify_all();
+        }
+      } slot{*this};
       batch_sizes_->Observe(1);
       RunItem(item);
-      lock.lock();
-      --inline_running_;
       return Admission::kQueued;
     }
     result = queue_.Push(std::move(item));
@@ -113,8 +119,10 @@ Scheduler::Admission Scheduler::Submit(Priority priority, std::optional<int32_t>
 
 void Scheduler::Stop() {
   {
-    std::lock_guard lock(mu_);
+    std::unique_lock lock(mu_);
     stopping_ = true;
+    // What runs inline on a caller's thread uses this scheduler until it returns.
+    inline_done_.wait(lock, [this] { return inline_running_ == 0; });
   }
   ready_.notify_all();
   for (auto& t : threads_) {
@@ -143,9 +151,14 @@ void Scheduler::RunItem(QueuedItem& item) {
 
 bool Scheduler::MayRunInline() const {
   // An idle worker per inline run: a worker that is woken meanwhile (another I/O thread's
-  // submission) still finds a core's worth of work waiting for it, as it would have.
-  return options_.inline_when_idle && queue_.size() == 0 && idle_workers_ > inline_running_ &&
-         !DownstreamOverLimit();
+  // submission) still finds a core's worth of work waiting for it, as it would have. Only with
+  // a journal backlog limit, in FIFO mode too: without one the caller could block in the
+  // journal's own queue.
+  if (!options_.inline_when_idle || queue_.size() > 0 || idle_workers_ <= inline_running_) {
+    return false;
+  }
+  return options_.downstream_backlog && options_.downstream_limit > 0 &&
+         options_.downstream_backlog() <= options_.downstream_limit;
 }
 
 bool Scheduler::DownstreamOverLimit() const {

@@ -78,7 +78,9 @@ class Scheduler {
 
  private:
   void RunWorker();
-  // Whether a submission may run on its caller's thread now (see inline_when_idle). Under mu_.
+  // Whether a single request (cost 1) may run on its caller's thread now (see
+  // inline_when_idle): a batch would hold that thread, and every connection it serves, for
+  // its whole length. Under mu_.
   bool MayRunInline() const;
   // Whether the downstream stage holds more than its limit (see SchedulerOptions).
   bool DownstreamOverLimit() const;
@@ -98,8 +100,9 @@ class Scheduler {
   std::condition_variable ready_;
   RequestQueue queue_;
   bool stopping_ = false;
-  size_t idle_workers_ = 0;    // workers waiting for work
-  size_t inline_running_ = 0;  // submissions being run on their caller's thread
+  size_t idle_workers_ = 0;              // workers waiting for work
+  size_t inline_running_ = 0;            // submissions being run on their caller's thread
+  std::condition_variable inline_done_;  // inline_running_ fell to 0 (Stop waits for it)
   std::vector<std::thread> threads_;
 };
 

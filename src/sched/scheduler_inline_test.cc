@@ -6,6 +6,7 @@
 #include <condition_variable>
 #include <future>
 #include <mutex>
+#include <stdexcept>
 #include <thread>
 
 #include "sched/scheduler.h"
@@ -34,10 +35,12 @@ std::future<std::thread::id> SubmitReportingThread(Scheduler& scheduler, Priorit
   return result;
 }
 
+// One worker, and an idle journal behind it (inline runs need a backlog limit).
 SchedulerOptions OneWorker(bool inline_when_idle) {
   SchedulerOptions options;
   options.workers = 1;
   options.inline_when_idle = inline_when_idle;
+  options.downstream_backlog = [] { return size_t{0}; };
   return options;
 }
 
@@ -53,7 +56,10 @@ TEST(SchedulerInlineTest, IdleSchedulerRunsTheWorkOnTheSubmittingThreadBeforeRet
 
 TEST(SchedulerInlineTest, OffByDefaultTheWorkerRunsIt) {
   MetricsRegistry metrics;
-  Scheduler scheduler(OneWorker(false), SystemClock::Instance(), metrics);
+  SchedulerOptions options;  // the defaults, but for one worker and an idle journal
+  options.workers = 1;
+  options.downstream_backlog = [] { return size_t{0}; };
+  Scheduler scheduler(options, SystemClock::Instance(), metrics);
   ASSERT_TRUE(WaitUntilIdle(scheduler));
   EXPECT_NE(SubmitReportingThread(scheduler, Priority::kStandard).get(),
             std::this_thread::get_id());
@@ -92,6 +98,74 @@ TEST(SchedulerInlineTest, JournalBacklogOverItsLimitSendsEvenRealtimeThroughTheQ
   Scheduler scheduler(options, SystemClock::Instance(), metrics);
   ASSERT_TRUE(WaitUntilIdle(scheduler));
   EXPECT_NE(SubmitReportingThread(scheduler, Priority::kRealtime).get(),
+            std::this_thread::get_id());
+}
+
+TEST(SchedulerInlineTest, WithoutABacklogLimitTheWorkerRunsIt) {
+  // The caller could otherwise block in the journal's own queue.
+  MetricsRegistry metrics;
+  SchedulerOptions options = OneWorker(true);
+  options.downstream_limit = 0;
+  Scheduler scheduler(options, SystemClock::Instance(), metrics);
+  ASSERT_TRUE(WaitUntilIdle(scheduler));
+  EXPECT_NE(SubmitReportingThread(scheduler, Priority::kStandard).get(),
+            std::this_thread::get_id());
+}
+
+TEST(SchedulerInlineTest, ABatchGoesToTheWorker) {
+  // A batch would hold the I/O thread, and every connection it serves, for its whole length.
+  MetricsRegistry metrics;
+  Scheduler scheduler(OneWorker(true), SystemClock::Instance(), metrics);
+  ASSERT_TRUE(WaitUntilIdle(scheduler));
+  std::promise<std::thread::id> ran_on;
+  const int64_t now = SystemClock::Instance().MonotonicNanos() / 1000;
+  ASSERT_EQ(
+      scheduler.Submit(Priority::kStandard, std::nullopt, now,
+                       [&ran_on](bool, int64_t) { ran_on.set_value(std::this_thread::get_id()); },
+                       {.tenant = kDefaultTenantId, .cost = 20}),
+      Scheduler::Admission::kQueued);
+  EXPECT_NE(ran_on.get_future().get(), std::this_thread::get_id());
+}
+
+TEST(SchedulerInlineTest, StopWaitsForWhatRunsInline) {
+  MetricsRegistry metrics;
+  Scheduler scheduler(OneWorker(true), SystemClock::Instance(), metrics);
+  ASSERT_TRUE(WaitUntilIdle(scheduler));
+  std::promise<void> release;
+  std::shared_future<void> released = release.get_future().share();
+  std::promise<void> started;
+  std::atomic<bool> finished{false};
+  std::thread submitter([&] {
+    const int64_t now = SystemClock::Instance().MonotonicNanos() / 1000;
+    scheduler.Submit(Priority::kStandard, std::nullopt, now, [&](bool, int64_t) {
+      started.set_value();
+      released.wait();
+      finished = true;
+    });
+  });
+  started.get_future().wait();
+  std::atomic<bool> finished_when_stopped{false};
+  std::thread stopper([&] {
+    scheduler.Stop();
+    finished_when_stopped = finished.load();
+  });
+  // Stop must not return while the work runs: give it time to do so wrongly, then release.
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  release.set_value();
+  stopper.join();
+  submitter.join();
+  EXPECT_TRUE(finished_when_stopped);
+}
+
+TEST(SchedulerInlineTest, AThrowingInlineRunGivesItsSlotBack) {
+  MetricsRegistry metrics;
+  Scheduler scheduler(OneWorker(true), SystemClock::Instance(), metrics);
+  ASSERT_TRUE(WaitUntilIdle(scheduler));
+  const int64_t now = SystemClock::Instance().MonotonicNanos() / 1000;
+  EXPECT_THROW(scheduler.Submit(Priority::kStandard, std::nullopt, now,
+                                [](bool, int64_t) { throw std::runtime_error("work failed"); }),
+               std::runtime_error);
+  EXPECT_EQ(SubmitReportingThread(scheduler, Priority::kStandard).get(),
             std::this_thread::get_id());
 }
 

@@ -52,11 +52,12 @@ struct SchedulerOptions {
   // Weight of the newest sample in the service-time averages.
   double ewma_alpha = 0.05;
   CircuitBreakerOptions breaker;
-  // A request that arrives while every worker is idle and nothing is queued is decided on the
-  // submitting thread (the HTTP I/O thread) instead of being handed to a worker: no wake-up, no
-  // two context switches, no cross-core hand-off. Off by default here (a caller that must not
-  // block, or a test that holds its workers, would run the work itself); the engine's [sched]
-  // inline_when_idle turns it on.
+  // A single request (not a batch) that arrives while a worker is idle, nothing is queued and
+  // the downstream backlog (below) is under its limit is decided on the submitting thread (the
+  // HTTP I/O thread) instead of being handed to a worker: no wake-up, no two context switches,
+  // no cross-core hand-off. Needs downstream_backlog and a downstream_limit above 0. Off by
+  // default here (a caller that must not block, or a test that holds its workers, would run
+  // the work itself); the engine's [sched] inline_when_idle turns it on.
   bool inline_when_idle = false;
   // Plain FIFO across classes (no priorities, no deadline-driven fallback): only to measure
   // what the scheduler buys.
