@@ -57,11 +57,14 @@ Status CreateZeroed(rocksdb::FileSystem& fs, const std::string& path, uint64_t s
 
 Result<std::vector<CommitLogFrame>> CommitLog::ReadFrames(rocksdb::FileSystem& fs,
                                                           const std::string& path) {
-  std::vector<CommitLogFrame> frames;
   uint64_t size = 0;
   rocksdb::IOStatus s = fs.GetFileSize(path, rocksdb::IOOptions(), &size, nullptr);
-  if (s.IsNotFound() || s.IsPathNotFound()) return frames;
+  if (s.IsNotFound() || s.IsPathNotFound()) return std::vector<CommitLogFrame>{};
   if (!s.ok()) return IoError(s, "cannot stat", path);
+  if (size > kMaxSizeBytes) {
+    return Status(StatusCode::kFailedPrecondition,
+                  path + " is larger than a commit log can be (1 GiB): not this journal's");
+  }
   std::unique_ptr<rocksdb::FSRandomAccessFile> in;
   s = fs.NewRandomAccessFile(path, rocksdb::FileOptions(), &in, nullptr);
   if (!s.ok()) return IoError(s, "cannot open", path);
@@ -69,8 +72,11 @@ Result<std::vector<CommitLogFrame>> CommitLog::ReadFrames(rocksdb::FileSystem& f
   rocksdb::Slice read;
   s = in->Read(0, size, rocksdb::IOOptions(), &read, data.data(), nullptr);
   if (!s.ok()) return IoError(s, "cannot read", path);
-  const std::string_view bytes(read.data(), read.size());
+  return ParseFrames(std::string_view(read.data(), read.size()));
+}
 
+std::vector<CommitLogFrame> CommitLog::ParseFrames(std::string_view bytes) {
+  std::vector<CommitLogFrame> frames;
   uint64_t generation = 0;
   for (size_t pos = 0; bytes.size() - pos >= kFrameOverhead;) {
     const std::string_view header = bytes.substr(pos, kHeaderBytes);
@@ -157,17 +163,23 @@ void CommitLog::Restart() {
   offset_ = 0;
 }
 
-Status CommitLog::Append(uint64_t first_seq, uint64_t last_seq, std::string_view payload) {
-  frame_.clear();
-  ByteWriter w(frame_);
+void CommitLog::EncodeFrame(uint64_t generation, uint64_t first_seq, uint64_t last_seq,
+                            std::string_view payload, std::string& out) {
+  const size_t header_at = out.size();
+  ByteWriter w(out);
   w.U32(kMagic);
-  w.U64(generation_);
+  w.U64(generation);
   w.U64(first_seq);
   w.U64(last_seq);
   w.U32(static_cast<uint32_t>(payload.size()));
-  const Sha256Digest check = Sha256Of(frame_, payload);
-  frame_.append(payload);
-  frame_.append(reinterpret_cast<const char*>(check.data()), kCheckBytes);
+  const Sha256Digest check = Sha256Of(std::string_view(out).substr(header_at), payload);
+  out.append(payload);
+  out.append(reinterpret_cast<const char*>(check.data()), kCheckBytes);
+}
+
+Status CommitLog::Append(uint64_t first_seq, uint64_t last_seq, std::string_view payload) {
+  frame_.clear();
+  EncodeFrame(generation_, first_seq, last_seq, payload, frame_);
   rocksdb::IOStatus s = file_->Write(offset_, frame_, rocksdb::IOOptions(), nullptr);
   if (!s.ok()) return Unavailable("commit log write failed: " + s.ToString());
   offset_ += frame_.size();

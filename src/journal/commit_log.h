@@ -34,6 +34,11 @@ class CommitLog {
   // none.
   static Result<std::vector<CommitLogFrame>> ReadFrames(rocksdb::FileSystem& fs,
                                                         const std::string& path);
+  // The same, from the file's bytes (any bytes: a damaged file ends the frames, never fails).
+  static std::vector<CommitLogFrame> ParseFrames(std::string_view bytes);
+  // Appends one frame as Append writes it (for tests and the fuzz target).
+  static void EncodeFrame(uint64_t generation, uint64_t first_seq, uint64_t last_seq,
+                          std::string_view payload, std::string& out);
 
   // Opens the log for writing, starting over at offset 0 under a new generation. The file is
   // reused when it has `size_bytes` (at most kMaxSizeBytes); otherwise it is written anew
