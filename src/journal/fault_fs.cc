@@ -5,6 +5,16 @@
 namespace verdict::journal {
 namespace {
 
+rocksdb::IOStatus InjectedNoSpace(FaultInjectingFileSystem* fs) {
+  fs->CountInjected();
+  return rocksdb::IOStatus::NoSpace("injected: No space left on device");
+}
+
+rocksdb::IOStatus InjectedEio(FaultInjectingFileSystem* fs) {
+  fs->CountInjected();
+  return rocksdb::IOStatus::IOError("injected: Input/output error");
+}
+
 class FaultyFile : public rocksdb::FSWritableFileOwnerWrapper {
  public:
   FaultyFile(std::unique_ptr<rocksdb::FSWritableFile>&& target, FaultInjectingFileSystem* fs)
@@ -54,15 +64,8 @@ class FaultyFile : public rocksdb::FSWritableFileOwnerWrapper {
   }
 
  private:
-  rocksdb::IOStatus NoSpace() {
-    fs_->CountInjected();
-    rocksdb::IOStatus s = rocksdb::IOStatus::NoSpace("injected: No space left on device");
-    return s;
-  }
-  rocksdb::IOStatus Eio() {
-    fs_->CountInjected();
-    return rocksdb::IOStatus::IOError("injected: Input/output error");
-  }
+  rocksdb::IOStatus NoSpace() { return InjectedNoSpace(fs_); }
+  rocksdb::IOStatus Eio() { return InjectedEio(fs_); }
 
   // Appends are held (not written) while the file system loses unsynced appends, and once
   // any are held, so that the file's bytes stay in order.
@@ -92,17 +95,11 @@ class FaultyRandomRWFile : public rocksdb::FSRandomRWFileOwnerWrapper {
   rocksdb::IOStatus Write(uint64_t offset, const rocksdb::Slice& data,
                           const rocksdb::IOOptions& options,
                           rocksdb::IODebugContext* dbg) override {
-    if (fs_->fail_writes()) {
-      fs_->CountInjected();
-      return rocksdb::IOStatus::NoSpace("injected: No space left on device");
-    }
+    if (fs_->fail_writes()) return InjectedNoSpace(fs_);
     return FSRandomRWFileOwnerWrapper::Write(offset, data, options, dbg);
   }
   rocksdb::IOStatus Sync(const rocksdb::IOOptions& options, rocksdb::IODebugContext* dbg) override {
-    if (fs_->fail_syncs()) {
-      fs_->CountInjected();
-      return rocksdb::IOStatus::IOError("injected: Input/output error");
-    }
+    if (fs_->fail_syncs()) return InjectedEio(fs_);
     return FSRandomRWFileOwnerWrapper::Sync(options, dbg);
   }
   rocksdb::IOStatus Fsync(const rocksdb::IOOptions& options,
