@@ -28,12 +28,28 @@ TEST(JournalOptionsTest, BadGroupDelayIsAnErrorNamingTheKey) {
   }
 }
 
+TEST(JournalOptionsTest, CommitLogDefaultsTo64MiBZeroTurnsItOffAndMoreThan1GiBIsAnError) {
+  auto defaults = ParseEngineOptions("", "t.toml");
+  ASSERT_TRUE(defaults.ok()) << defaults.status().ToString();
+  EXPECT_EQ(defaults->journal.commit_log_mb, 64u);
+  auto off = ParseEngineOptions("[journal]\ncommit_log_mb = 0\n", "t.toml");
+  ASSERT_TRUE(off.ok()) << off.status().ToString();
+  EXPECT_EQ(off->journal.commit_log_mb, 0u);
+  for (const char* toml :
+       {"[journal]\ncommit_log_mb = 1025\n", "[journal]\ncommit_log_mb = -1\n"}) {
+    auto options = ParseEngineOptions(toml, "t.toml");
+    ASSERT_FALSE(options.ok()) << toml;
+    EXPECT_EQ(options.status().field(), "journal.commit_log_mb") << options.status().ToString();
+  }
+}
+
 TEST(JournalOptionsTest, TheShippedConfigurationSaysTheDefault) {
   const char* root = std::getenv("VERDICT_SOURCE_DIR");
   ASSERT_NE(root, nullptr) << "CTest sets VERDICT_SOURCE_DIR";
   auto shipped = LoadEngineOptions(std::string(root) + "/config/verdict.toml");
   ASSERT_TRUE(shipped.ok()) << shipped.status().ToString();
   EXPECT_EQ(shipped->journal.group_delay_us, 400);
+  EXPECT_EQ(shipped->journal.commit_log_mb, 64u);
 }
 
 TEST(EngineHeapOptionsTest, PrefaultIsOffByDefaultAndOnInTheShippedConfiguration) {

@@ -28,12 +28,25 @@ TEST(SchedOptionsTest, BadJournalBacklogIsAnErrorNamingTheKey) {
   }
 }
 
+TEST(SchedOptionsTest, InlineWhenIdleIsOnByDefaultAndCanBeTurnedOff) {
+  auto defaults = ParseEngineOptions("", "t.toml");
+  ASSERT_TRUE(defaults.ok()) << defaults.status().ToString();
+  EXPECT_TRUE(defaults->sched.inline_when_idle);
+  auto off = ParseEngineOptions("[sched]\ninline_when_idle = false\n", "t.toml");
+  ASSERT_TRUE(off.ok()) << off.status().ToString();
+  EXPECT_FALSE(off->sched.inline_when_idle);
+  auto bad = ParseEngineOptions("[sched]\ninline_when_idle = 1\n", "t.toml");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().field(), "sched.inline_when_idle") << bad.status().ToString();
+}
+
 TEST(SchedOptionsTest, TheShippedConfigurationSaysTheDefault) {
   const char* root = std::getenv("VERDICT_SOURCE_DIR");
   ASSERT_NE(root, nullptr) << "CTest sets VERDICT_SOURCE_DIR";
   auto shipped = LoadEngineOptions(std::string(root) + "/config/verdict.toml");
   ASSERT_TRUE(shipped.ok()) << shipped.status().ToString();
   EXPECT_EQ(shipped->sched.downstream_limit, 256u);
+  EXPECT_TRUE(shipped->sched.inline_when_idle);
 }
 
 }  // namespace
