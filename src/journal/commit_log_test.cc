@@ -137,14 +137,9 @@ struct LossyJournal {
 };
 
 void WriteAll(Journal& j, uint64_t first, uint64_t last) {
-  std::vector<std::promise<Result<CommitInfo>>> promises(last - first + 1);
-  for (uint64_t i = first; i <= last; ++i) {
-    auto* p = &promises[i - first];
-    Result<uint64_t> seq =
-        j.Enqueue(MakeEntry(i), [p](const Result<CommitInfo>& r) { p->set_value(r); });
-    ASSERT_TRUE(seq.ok()) << seq.status().ToString();
+  for (const Result<CommitInfo>& r : testing_util::WriteEntries(j, first, last)) {
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
   }
-  for (auto& p : promises) ASSERT_TRUE(p.get_future().get().ok());
 }
 
 // Writes `kept` decisions, then `lost` more of which the store's writes not synced by then never

@@ -36,6 +36,13 @@ struct Journal::PreparedGroup {
 
 namespace {
 
+// Bytes free to an unprivileged writer on the file system holding `dir`; none if unknown.
+std::optional<uint64_t> FreeBytesIn(const std::string& dir) {
+  struct statvfs fs {};
+  if (statvfs(dir.c_str(), &fs) != 0) return std::nullopt;
+  return static_cast<uint64_t>(fs.f_bavail) * fs.f_frsize;
+}
+
 std::vector<double> GroupSizeBuckets() {
   std::vector<double> b;
   for (double v = 1; v <= 16384; v *= 2) b.push_back(v);
@@ -665,17 +672,15 @@ Status Journal::ReplayCommitLog() {
   if (CommitLog::WouldCreate(*fs, path, options_.commit_log_bytes)) {
     // Its room is taken at once, from the reserve kept against a full disk (RocksDB 7.8 can
     // abort on ENOSPC): refuse to start rather than eat into it.
-    struct statvfs disk {};
-    if (options_.min_free_bytes > 0 && statvfs(options_.data_dir.c_str(), &disk) == 0) {
-      const uint64_t free_bytes = static_cast<uint64_t>(disk.f_bavail) * disk.f_frsize;
-      if (free_bytes < options_.commit_log_bytes + options_.min_free_bytes) {
-        return Unavailable("no room for the journal's commit log: it takes " +
-                           std::to_string(options_.commit_log_bytes >> 20) + " MiB, and " +
-                           std::to_string(free_bytes >> 20) + " MiB are free in " +
-                           options_.data_dir + " with a reserve of " +
-                           std::to_string(options_.min_free_bytes >> 20) +
-                           " MiB to keep (journal.commit_log_mb, journal.min_free_mb)");
-      }
+    const std::optional<uint64_t> free_bytes = FreeBytesIn(options_.data_dir);
+    if (options_.min_free_bytes > 0 && free_bytes &&
+        *free_bytes < options_.commit_log_bytes + options_.min_free_bytes) {
+      return Unavailable("no room for the journal's commit log: it takes " +
+                         std::to_string(options_.commit_log_bytes >> 20) + " MiB, and " +
+                         std::to_string(*free_bytes >> 20) + " MiB are free in " +
+                         options_.data_dir + " with a reserve of " +
+                         std::to_string(options_.min_free_bytes >> 20) +
+                         " MiB to keep (journal.commit_log_mb, journal.min_free_mb)");
     }
   }
   VERDICT_ASSIGN_OR_RETURN(commit_log_, CommitLog::Open(fs, path, options_.commit_log_bytes));
@@ -698,9 +703,9 @@ Status Journal::CheckFreeSpace(size_t batch_bytes) {
       written_since_check_ * kWriteAmplification < room) {
     return Status::Ok();
   }
-  struct statvfs fs {};
-  if (statvfs(options_.data_dir.c_str(), &fs) != 0) return Status::Ok();  // cannot tell: write
-  const uint64_t free_bytes = static_cast<uint64_t>(fs.f_bavail) * fs.f_frsize;
+  const std::optional<uint64_t> free_bytes_known = FreeBytesIn(options_.data_dir);
+  if (!free_bytes_known) return Status::Ok();  // cannot tell: write
+  const uint64_t free_bytes = *free_bytes_known;
   space_checked_ns_ = now;
   space_free_bytes_ = free_bytes;
   written_since_check_ = 0;

@@ -16,6 +16,7 @@ namespace {
 
 using testing_util::MakeEntry;
 using testing_util::TempDir;
+using testing_util::WriteEntries;
 
 JournalOptions Options(const TempDir& dir) {
   JournalOptions o;
@@ -27,21 +28,6 @@ std::unique_ptr<Journal> OpenOrDie(const JournalOptions& o) {
   Result<std::unique_ptr<Journal>> j = Journal::Open(o);
   EXPECT_TRUE(j.ok()) << j.status().ToString();
   return j.ok() ? std::move(j).value() : nullptr;
-}
-
-// Enqueues entries [first, last] and waits for all of them; returns the callbacks' results.
-std::vector<Result<CommitInfo>> Write(Journal& j, uint64_t first, uint64_t last,
-                                      const std::string& tenant = "bank-a") {
-  std::vector<std::promise<Result<CommitInfo>>> promises(last - first + 1);
-  for (uint64_t i = first; i <= last; ++i) {
-    auto* p = &promises[i - first];
-    Result<uint64_t> seq =
-        j.Enqueue(MakeEntry(i, tenant), [p](const Result<CommitInfo>& r) { p->set_value(r); });
-    if (!seq.ok()) p->set_value(seq.status());
-  }
-  std::vector<Result<CommitInfo>> out;
-  for (auto& p : promises) out.push_back(p.get_future().get());
-  return out;
 }
 
 // A commit callback that holds the journal thread running it until released, so that what is
@@ -148,7 +134,7 @@ TEST(JournalTest, UpgradesAFormatOneAccountIndexOnOpen) {
   {
     auto j = OpenOrDie(Options(dir));
     ASSERT_TRUE(j);
-    Write(*j, 1, 60);
+    WriteEntries(*j, 1, 60);
   }
   for (uint64_t i = 60; i >= 1; --i) {
     auto r = testing_util::MakeRecord(i);
@@ -195,12 +181,12 @@ TEST(JournalTest, AdminEventsJoinTheChainAndAreListedPerTenant) {
   {
     auto j = OpenOrDie(Options(dir));
     ASSERT_TRUE(j);
-    Write(*j, 1, 3);
+    WriteEntries(*j, 1, 3);
     ASSERT_TRUE(
         j->RecordAdminEvent({"bank-a", "key-1", "keys.create", "key-2", R"({"role":"scorer"})"})
             .ok());
     ASSERT_TRUE(j->RecordAdminEvent({"bank-b", "key-9", "models.activate", "aml/4", ""}).ok());
-    Write(*j, 4, 5);
+    WriteEntries(*j, 4, 5);
     ASSERT_TRUE(j->RecordAdminEvent({"bank-a", "key-1", "keys.revoke", "key-2", ""}).ok());
     EXPECT_EQ(j->durable_sequence(), 8u);
     EXPECT_EQ(j->RecordAdminEvent({"bank-a", "key-1", "", "x", ""}).field(), "action");
@@ -241,7 +227,7 @@ TEST(JournalTest, ContinuesTheChainAcrossRestartsAndRecoversState) {
   Digest hash_before{};
   {
     auto j = OpenOrDie(o);
-    for (auto& r : Write(*j, 1, 10)) ASSERT_TRUE(r.ok());
+    for (auto& r : WriteEntries(*j, 1, 10)) ASSERT_TRUE(r.ok());
     hash_before = j->last_hash();
   }
   std::map<std::string, std::string> recovered;
@@ -255,7 +241,7 @@ TEST(JournalTest, ContinuesTheChainAcrossRestartsAndRecoversState) {
     EXPECT_EQ(j->last_hash(), hash_before);
     EXPECT_GT(j->recovery_seconds(), 0);
     EXPECT_EQ(recovered["bank-a/ACC-10"], "state-after-10");
-    auto results = Write(*j, 11, 20);
+    auto results = WriteEntries(*j, 11, 20);
     EXPECT_EQ(results[0]->seq, 11u);
     auto rec = j->ReadRecord(11);
     ASSERT_TRUE(rec.ok() && rec->has_value());
@@ -368,7 +354,8 @@ TEST(JournalTest, AtAHighRateTheWriterWaitsToFillAGroup) {
   Counter* commits = metrics.GetCounter("verdict_journal_commits_total", "");
   uint64_t next = 1;
   for (int batch = 0; batch < 12; ++batch, next += 64) {
-    for (const auto& r : Write(*j, next, next + 63)) ASSERT_TRUE(r.ok()) << r.status().ToString();
+    for (const auto& r : WriteEntries(*j, next, next + 63))
+      ASSERT_TRUE(r.ok()) << r.status().ToString();
     clock.AdvanceMicros(1000);
   }
 
@@ -377,7 +364,7 @@ TEST(JournalTest, AtAHighRateTheWriterWaitsToFillAGroup) {
   ASSERT_TRUE(
       j->Enqueue(MakeEntry(next), [&](const Result<CommitInfo>& r) { first.set_value(r); }).ok());
   std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  for (const auto& r : Write(*j, next + 1, next + 63)) ASSERT_TRUE(r.ok());
+  for (const auto& r : WriteEntries(*j, next + 1, next + 63)) ASSERT_TRUE(r.ok());
   ASSERT_TRUE(first.get_future().get().ok());
   EXPECT_EQ(commits->value() - commits_before, 1u);
   j.reset();
@@ -446,7 +433,7 @@ TEST(JournalTest, DuplicateTransactionsAreRefusedWhilePendingAndAfterCommit) {
   EXPECT_EQ(j->Enqueue(MakeEntry(2), [](const Result<CommitInfo>&) {}).status().code(),
             StatusCode::kAlreadyExists);
   // Another tenant's transaction ids are its own.
-  EXPECT_TRUE(Write(*j, 2, 2, "bank-b")[0].ok());
+  EXPECT_TRUE(WriteEntries(*j, 2, 2, "bank-b")[0].ok());
   EXPECT_EQ(j->durable_sequence(), 3u);
 }
 
@@ -496,7 +483,7 @@ TEST(JournalTest, IdempotencyCheckTellsReplayFromConflict) {
   auto fresh = j->CheckIdempotency("bank-a", "tx-1", input);
   ASSERT_TRUE(fresh.ok());
   EXPECT_EQ(fresh->verdict, Idempotency::kNew);
-  Write(*j, 1, 1);
+  WriteEntries(*j, 1, 1);
   auto replay = j->CheckIdempotency("bank-a", "tx-1", input);
   ASSERT_TRUE(replay.ok());
   EXPECT_EQ(replay->verdict, Idempotency::kReplay);
@@ -548,13 +535,13 @@ TEST(JournalTest, RefusesInvalidRecordsWithoutUsingASequenceNumber) {
 TEST(JournalTest, WhenDurableRunsAfterTheGroupAndAtOnceForOldSequences) {
   TempDir dir;
   auto j = OpenOrDie(Options(dir));
-  Write(*j, 1, 3);
+  WriteEntries(*j, 1, 3);
   bool ran = false;
   j->WhenDurable(2, [&](const Status& s) { ran = s.ok(); });
   EXPECT_TRUE(ran);
   std::promise<Status> later;
   j->WhenDurable(5, [&](const Status& s) { later.set_value(s); });
-  Write(*j, 4, 5);
+  WriteEntries(*j, 4, 5);
   EXPECT_TRUE(later.get_future().get().ok());
 }
 
@@ -567,14 +554,14 @@ void ExpectFailClosed(bool fail_syncs) {
   o.metrics = &metrics;
   {
     auto j = OpenOrDie(o);
-    for (auto& r : Write(*j, 1, 5)) ASSERT_TRUE(r.ok());
+    for (auto& r : WriteEntries(*j, 1, 5)) ASSERT_TRUE(r.ok());
     EXPECT_TRUE(j->healthy());
     if (fail_syncs) {
       fs->set_fail_syncs(true);
     } else {
       fs->set_fail_writes(true);
     }
-    std::vector<Result<CommitInfo>> failed = Write(*j, 6, 12);
+    std::vector<Result<CommitInfo>> failed = WriteEntries(*j, 6, 12);
     for (auto& r : failed) {
       ASSERT_FALSE(r.ok());
       EXPECT_EQ(r.status().code(), StatusCode::kUnavailable);
@@ -612,7 +599,7 @@ void ExpectFailClosed(bool fail_syncs) {
     ASSERT_TRUE(r.ok());
     EXPECT_EQ(r->has_value(), i <= recovered) << i;
   }
-  EXPECT_TRUE(Write(*j, 100, 101)[1].ok());
+  EXPECT_TRUE(WriteEntries(*j, 100, 101)[1].ok());
   j.reset();
   VerifyReport report = VerifyDir(dir.Sub("data"));
   EXPECT_TRUE(report.ok) << report.problem;
@@ -630,7 +617,7 @@ TEST(JournalTest, SignsCheckpointsByCountTimeAndOnClose) {
   o.checkpoint_interval_us = 1'000'000;
   {
     auto j = OpenOrDie(o);
-    Write(*j, 1, 25);
+    WriteEntries(*j, 1, 25);
     auto cp = j->LatestCheckpoint();
     ASSERT_TRUE(cp.ok() && cp->has_value());
     EXPECT_GE((*cp)->tree_size, 10u);
@@ -645,7 +632,7 @@ TEST(JournalTest, SignsCheckpointsByCountTimeAndOnClose) {
     }
     ASSERT_TRUE(cp.ok() && cp->has_value());
     EXPECT_EQ((*cp)->tree_size, 25u);
-    Write(*j, 26, 27);
+    WriteEntries(*j, 26, 27);
   }
   auto j = OpenOrDie(o);
   auto cp = j->LatestCheckpoint();
@@ -675,14 +662,14 @@ TEST(JournalTest, EncryptsPayloadsAtRestAndVerifiesCiphertext) {
   o.kek_file = dir.Sub("kek");
   {
     auto j = OpenOrDie(o);
-    Write(*j, 1, 10);
+    WriteEntries(*j, 1, 10);
     auto r = j->FindByTransaction("bank-a", "tx-3");
     ASSERT_TRUE(r.ok() && r->has_value());
     EXPECT_EQ((*r)->record.canonical_input, MakeEntry(3).record.canonical_input);
   }
   {
     auto j = OpenOrDie(o);  // a second data key
-    Write(*j, 11, 12);
+    WriteEntries(*j, 11, 12);
     auto r = j->FindByDecisionId(testing_util::TestUuid(5));
     ASSERT_TRUE(r.ok() && r->has_value());
   }
@@ -716,7 +703,7 @@ TEST(JournalTest, AsyncDurabilityCommits) {
   JournalOptions o = Options(dir);
   o.durability = Durability::kAsync;
   auto j = OpenOrDie(o);
-  for (auto& r : Write(*j, 1, 20)) EXPECT_TRUE(r.ok());
+  for (auto& r : WriteEntries(*j, 1, 20)) EXPECT_TRUE(r.ok());
 }
 
 TEST(JournalTest, RegistryIsAPlainKeyValueFamily) {
@@ -738,7 +725,7 @@ TEST(JournalTest, RefusesToExtendAChainWhoseHeadDoesNotMatch) {
   TempDir dir;
   {
     auto j = OpenOrDie(Options(dir));
-    Write(*j, 1, 5);
+    WriteEntries(*j, 1, 5);
   }
   {
     StoreOptions so;

@@ -7,7 +7,9 @@
 
 #include <atomic>
 #include <filesystem>
+#include <future>
 #include <string>
+#include <vector>
 
 #include "journal/journal.h"
 #include "journal/key_file.h"
@@ -89,6 +91,22 @@ inline JournalEntry MakeEntry(uint64_t i, const std::string& tenant = "bank-a") 
     e.state_updates.push_back({tenant + "/" + a, "state-after-" + std::to_string(i)});
   }
   return e;
+}
+
+// Enqueues entries [first, last] of `tenant` and waits for all of them; returns each
+// callback's result (or the Enqueue error).
+inline std::vector<Result<CommitInfo>> WriteEntries(Journal& j, uint64_t first, uint64_t last,
+                                                    const std::string& tenant = "bank-a") {
+  std::vector<std::promise<Result<CommitInfo>>> promises(last - first + 1);
+  for (uint64_t i = first; i <= last; ++i) {
+    auto* p = &promises[i - first];
+    Result<uint64_t> seq =
+        j.Enqueue(MakeEntry(i, tenant), [p](const Result<CommitInfo>& r) { p->set_value(r); });
+    if (!seq.ok()) p->set_value(seq.status());
+  }
+  std::vector<Result<CommitInfo>> out;
+  for (auto& p : promises) out.push_back(p.get_future().get());
+  return out;
 }
 
 inline void WriteKek(const std::string& path) {
