@@ -20,6 +20,7 @@
 #include "common/clock.h"
 #include "common/metrics.h"
 #include "core/transaction.h"
+#include "sched/drain_estimator.h"
 #include "sched/request_queue.h"
 #include "sched/scheduler_options.h"
 #include "sched/service_estimator.h"
@@ -39,6 +40,8 @@ class Scheduler {
   // `fallback` is true when the request must skip the expensive stages to meet its deadline;
   // `deadline_us` is its absolute deadline on the clock's monotonic scale (µs).
   using Work = std::function<void(bool fallback, int64_t deadline_us)>;
+  // kBulkFull: the bulk queue is at its capacity, or a bulk request would wait past its
+  // deadline behind what is queued (429).
   // kRateLimited: the tenant's token bucket is empty (429; RetryAfterUs says for how long).
   // kTenantFull: the tenant already holds its weight's share of the queue (429).
   enum class Admission { kQueued, kBulkFull, kFull, kStopping, kRateLimited, kTenantFull };
@@ -85,6 +88,11 @@ class Scheduler {
   // Whether the downstream stage holds more than its limit (see SchedulerOptions).
   bool DownstreamOverLimit() const;
   void RunItem(QueuedItem& item);
+  // Whether a bulk request queued now, behind everything waiting, would be answered only after
+  // its deadline even on the fallback path. Under mu_.
+  bool BulkWouldBeLate(int64_t now_us, int64_t deadline_us) const;
+  // Records a worker's take of `taken` items in the drain estimate. Under mu_.
+  void NoteTake(size_t taken);
 
   const SchedulerOptions options_;
   const Clock& clock_;
@@ -95,10 +103,12 @@ class Scheduler {
   Gauge* queue_depth_[3];
   Counter* late_;
   Counter* refused_[3];
+  Gauge* drain_per_item_;
 
   mutable std::mutex mu_;
   std::condition_variable ready_;
   RequestQueue queue_;
+  QueueDrainEstimator drain_;
   bool stopping_ = false;
   size_t idle_workers_ = 0;              // workers waiting for work
   size_t inline_running_ = 0;            // submissions being run on their caller's thread

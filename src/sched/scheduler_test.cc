@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <condition_variable>
+#include <limits>
 #include <map>
 #include <mutex>
 
@@ -119,6 +120,126 @@ TEST(SchedulerTest, FifoModeIgnoresTheDownstreamBacklog) {
   const int64_t now = clock.MonotonicNanos() / 1000;
   for (int i = 0; i < 3; ++i) scheduler.Submit(Priority::kBulk, std::nullopt, now, recorder.Tag(i));
   recorder.WaitFor(3);
+}
+
+// Work items that block until the test releases them, in tag order.
+struct Stepper {
+  std::mutex mu;
+  std::condition_variable cv;
+  std::vector<int> started;
+  int released_through = -1;
+
+  Scheduler::Work Step(int tag) {
+    return [this, tag](bool, int64_t) {
+      std::unique_lock lock(mu);
+      started.push_back(tag);
+      cv.notify_all();
+      cv.wait(lock, [&] { return released_through >= tag; });
+    };
+  }
+  void WaitStarted(size_t n) {
+    std::unique_lock lock(mu);
+    cv.wait(lock, [&] { return started.size() >= n; });
+  }
+  void Release(int through) {
+    std::lock_guard lock(mu);
+    released_through = through;
+    cv.notify_all();
+  }
+};
+
+// Declared after the scheduler: a test that fails early releases every step before the
+// scheduler's destructor waits for its worker.
+struct ReleaseAllAtExit {
+  Stepper& stepper;
+  ~ReleaseAllAtExit() { stepper.Release(std::numeric_limits<int>::max()); }
+};
+
+TEST(SchedulerTest, BulkRequestThatWouldWaitPastItsDeadlineIsRefused) {
+  ManualClock clock(1'000'000);
+  MetricsRegistry metrics;
+  SchedulerOptions options;
+  options.workers = 1;
+  options.max_batch = 1;
+  options.ewma_alpha = 1.0;  // the drain estimate is the last window's
+  Stepper stepper;
+  Recorder recorder;  // both outlive the scheduler
+  Scheduler scheduler(options, clock, metrics);
+  ReleaseAllAtExit release_all{stepper};
+  const auto now = [&] { return clock.MonotonicNanos() / 1000; };
+  // Measure a drain of 10 ms per request: item 1 is taken with item 2 still waiting, and
+  // item 2 ten milliseconds later.
+  ASSERT_EQ(scheduler.Submit(Priority::kBulk, std::nullopt, now(), stepper.Step(0)),
+            Scheduler::Admission::kQueued);
+  stepper.WaitStarted(1);
+  scheduler.Submit(Priority::kBulk, std::nullopt, now(), stepper.Step(1));
+  scheduler.Submit(Priority::kBulk, std::nullopt, now(), stepper.Step(2));
+  clock.AdvanceMicros(10'000);
+  stepper.Release(0);
+  stepper.WaitStarted(2);
+  clock.AdvanceMicros(10'000);
+  stepper.Release(1);
+  stepper.WaitStarted(3);  // the worker holds item 2; the queue is empty
+  EXPECT_NE(metrics.RenderPrometheus().find("verdict_sched_drain_per_item_us 10000"),
+            std::string::npos);
+
+  // A bulk request's 2 s fit behind 199 queued (1.99 s plus the fallback path's 20 µs), not
+  // behind 200; the fixed capacity (8,192) is far away.
+  for (int i = 0; i < 200; ++i) {
+    ASSERT_EQ(scheduler.Submit(Priority::kBulk, std::nullopt, now(), recorder.Tag(i)),
+              Scheduler::Admission::kQueued)
+        << i;
+  }
+  EXPECT_EQ(scheduler.Submit(Priority::kBulk, std::nullopt, now(), recorder.Tag(200)),
+            Scheduler::Admission::kBulkFull);
+  // A bulk request with time left to wait is queued; other classes are never refused by it.
+  EXPECT_EQ(scheduler.Submit(Priority::kBulk, std::nullopt, now() + 20'000, recorder.Tag(201)),
+            Scheduler::Admission::kQueued);
+  EXPECT_EQ(scheduler.Submit(Priority::kStandard, std::nullopt, now(), recorder.Tag(202)),
+            Scheduler::Admission::kQueued);
+  EXPECT_EQ(scheduler.Submit(Priority::kRealtime, std::nullopt, now(), recorder.Tag(203)),
+            Scheduler::Admission::kQueued);
+  EXPECT_NE(metrics.RenderPrometheus().find("verdict_sched_refused_total{class=\"bulk\"} 1"),
+            std::string::npos);
+  stepper.Release(2);
+  recorder.WaitFor(203);
+  std::lock_guard lock(recorder.mu);
+  EXPECT_EQ(recorder.runs.size(), 203u);
+}
+
+TEST(SchedulerTest, FifoModeRefusesBulkOnlyAtItsCapacity) {
+  ManualClock clock(1'000'000);
+  MetricsRegistry metrics;
+  SchedulerOptions options;
+  options.workers = 1;
+  options.max_batch = 1;
+  options.fifo = true;
+  options.bulk_queue_capacity = 300;
+  Stepper stepper;
+  Recorder recorder;  // both outlive the scheduler
+  Scheduler scheduler(options, clock, metrics);
+  ReleaseAllAtExit release_all{stepper};
+  const int64_t start = clock.MonotonicNanos() / 1000;
+  scheduler.Submit(Priority::kBulk, std::nullopt, start, stepper.Step(0));
+  stepper.WaitStarted(1);
+  scheduler.Submit(Priority::kBulk, std::nullopt, start, stepper.Step(1));
+  scheduler.Submit(Priority::kBulk, std::nullopt, start, stepper.Step(2));
+  clock.AdvanceMicros(10'000);
+  stepper.Release(0);
+  stepper.WaitStarted(2);
+  clock.AdvanceMicros(10'000);
+  stepper.Release(1);
+  stepper.WaitStarted(3);
+  const int64_t now = clock.MonotonicNanos() / 1000;
+  for (int i = 0; i < 300; ++i) {
+    ASSERT_EQ(scheduler.Submit(Priority::kBulk, std::nullopt, now, recorder.Tag(i)),
+              Scheduler::Admission::kQueued)
+        << i;
+  }
+  EXPECT_EQ(scheduler.Submit(Priority::kBulk, std::nullopt, now, recorder.Tag(300)),
+            Scheduler::Admission::kBulkFull);
+  stepper.Release(2);
+  recorder.WaitFor(300);
 }
 
 TEST(SchedulerTest, DeadlineMayBeShortenedNotLengthened) {
