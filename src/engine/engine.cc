@@ -188,6 +188,10 @@ Status Engine::AdmissionStatus(Scheduler::Admission admission) const {
     case Scheduler::Admission::kBulkFull:
       return Status(StatusCode::kResourceExhausted,
                     "bulk capacity is exhausted; retry after the indicated delay");
+    case Scheduler::Admission::kBulkWouldBeLate:
+      return Status(StatusCode::kResourceExhausted,
+                    "the bulk requests queued ahead would keep this one past its deadline; retry "
+                    "after the indicated delay");
     case Scheduler::Admission::kFull:
       return Unavailable("the engine's queue is full; retry shortly");
     case Scheduler::Admission::kStopping:

@@ -45,6 +45,7 @@ RequestQueue::PushResult RequestQueue::Push(QueuedItem item) {
   }
   if (bulk) ++bulk_waiting_;
   ++size_;
+  cost_ += item.cost;
   lane.heap.push(std::move(item));
   return PushResult::kQueued;
 }
@@ -94,6 +95,7 @@ QueuedItem RequestQueue::PopFrom(int cls, uint32_t tenant) {
     c.active.pop_back();
   }
   --size_;
+  cost_ -= item.cost;
   if (item.priority == Priority::kBulk) --bulk_waiting_;
   return item;
 }

@@ -25,6 +25,7 @@ struct QueuedItem {
   int64_t deadline_us = 0;                     // absolute, same clock as enqueued_us
   uint64_t order = 0;                          // arrival order: ties and the FIFO mode
   uint32_t tenant = 0;                         // TenantId: the lane it waits in
+  uint32_t cost = 1;                           // transactions it holds (a batch: n)
   double service = 1;                          // virtual service it costs: cost / weight
   double capacity_share = 1;                   // its tenant's share of the queue capacities
   std::function<void(bool /*fallback*/)> run;  // filled by the scheduler's user
@@ -45,6 +46,7 @@ class RequestQueue {
   bool HasPreemptor() const { return !options_.fifo && !classes_[0].active.empty(); }
 
   size_t size() const { return size_; }
+  uint64_t cost() const { return cost_; }  // transactions waiting (a batch counts each)
   size_t bulk_waiting() const { return bulk_waiting_; }
   // Items of `tenant` waiting in `priority`'s class (0 in the FIFO mode's other classes).
   size_t waiting(uint32_t tenant, Priority priority) const;
@@ -78,6 +80,7 @@ class RequestQueue {
   const SchedulerOptions& options_;
   std::array<Class, 3> classes_;
   size_t size_ = 0;
+  uint64_t cost_ = 0;
   size_t bulk_waiting_ = 0;  // bulk items in any class (the FIFO mode keeps them in one lane)
   uint64_t next_order_ = 0;
 };

@@ -20,15 +20,14 @@ Scheduler::Scheduler(const SchedulerOptions& options, const Clock& clock, Metric
       metrics_(metrics),
       estimator_(options.ewma_alpha, 50, 20),
       tenants_(options.tenants),
-      queue_(options_),
-      drain_(options.ewma_alpha) {
+      queue_(options_) {
   batch_sizes_ = metrics.GetHistogram("verdict_sched_batch_size", "Requests per worker batch",
                                       {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024});
   late_ = metrics.GetCounter("verdict_sched_late_total",
                              "Requests taken from the queue after their deadline had passed");
-  drain_per_item_ = metrics.GetGauge(
-      "verdict_sched_drain_per_item_us",
-      "Time per request taken while the queue is backlogged (its estimated drain rate)");
+  drain_per_transaction_ = metrics.GetGauge(
+      "verdict_sched_drain_per_transaction_us",
+      "Time per transaction taken while the queue is backlogged (its estimated drain rate)");
   for (int i = 0; i < 3; ++i) {
     queue_depth_[i] = metrics.GetGauge("verdict_sched_queue_depth", "Requests waiting",
                                        {{"class", kClassNames[i]}});
@@ -77,6 +76,7 @@ Scheduler::Admission Scheduler::Submit(Priority priority, std::optional<int32_t>
   item.priority = priority;
   item.enqueued_us = now;
   item.tenant = submission.tenant;
+  item.cost = cost;
   item.service = cost / tenant.weight;
   item.capacity_share = tenants_.CapacityShare(submission.tenant);
   item.deadline_us = DeadlineFor(priority, deadline_ms, received_us);
@@ -101,9 +101,11 @@ Scheduler::Admission Scheduler::Submit(Priority priority, std::optional<int32_t>
       RunItem(item);
       return Admission::kQueued;
     }
-    result = priority == Priority::kBulk && BulkWouldBeLate(now, deadline)
-                 ? RequestQueue::PushResult::kBulkFull
-                 : queue_.Push(std::move(item));
+    if (priority == Priority::kBulk && BulkWouldBeLate(now, deadline, cost)) {
+      refused_[static_cast<int>(priority)]->Increment();
+      return Admission::kBulkWouldBeLate;
+    }
+    result = queue_.Push(std::move(item));
     queue_depth_[static_cast<int>(priority)]->Add(result == RequestQueue::PushResult::kQueued);
   }
   switch (result) {
@@ -155,18 +157,22 @@ void Scheduler::RunItem(QueuedItem& item) {
   item.run(fallback);
 }
 
-bool Scheduler::BulkWouldBeLate(int64_t now_us, int64_t deadline_us) const {
-  // The FIFO baseline keeps only the fixed capacity. Counting every queued request as ahead
-  // overstates the wait of a bulk request whose own deadline_ms puts it ahead of other bulk
-  // requests; such a request may be refused where it would just have fit.
-  if (options_.fifo || !drain_.measured() || queue_.size() == 0) return false;
-  return static_cast<double>(now_us) + drain_.WaitUs(queue_.size()) + estimator_.fallback_us() >
-         static_cast<double>(deadline_us);
+bool Scheduler::BulkWouldBeLate(int64_t now_us, int64_t deadline_us, uint32_t cost) const {
+  // The FIFO baseline keeps only the fixed capacity. A request already past its deadline is
+  // left to the fallback path, as before. Counting everything queued as ahead overstates the
+  // wait of a bulk request whose own deadline_ms puts it ahead of other bulk requests; such a
+  // request may be refused where it would just have fit.
+  if (options_.fifo || deadline_us <= now_us || !drain_.usable()) return false;
+  const double finish =
+      static_cast<double>(now_us) + drain_.WaitUs(queue_.cost()) + estimator_.fallback_us() * cost;
+  return finish > static_cast<double>(deadline_us);
 }
 
-void Scheduler::NoteTake(size_t taken) {
-  drain_.OnTake(NowUs(clock_), taken, queue_.size());
-  drain_per_item_->Set(drain_.per_item_us());
+void Scheduler::NoteTake(const std::vector<QueuedItem>& taken) {
+  uint64_t cost = 0;
+  for (const QueuedItem& item : taken) cost += item.cost;
+  drain_.OnTake(NowUs(clock_), cost, queue_.cost());
+  drain_per_transaction_->Set(drain_.per_unit_us());
 }
 
 bool Scheduler::MayRunInline() const {
@@ -212,7 +218,7 @@ void Scheduler::RunWorker() {
         // larger batches because more has queued up while it worked.
         batch = queue_.PopBatch(NowUs(clock_), options_.max_batch);
       }
-      NoteTake(batch.size());
+      NoteTake(batch);
       for (const QueuedItem& item : batch) queue_depth_[static_cast<int>(item.priority)]->Add(-1);
       more = queue_.size() > 0;
     }
@@ -230,7 +236,9 @@ void Scheduler::RunWorker() {
             queue_depth_[0]->Add(-1);
             urgent.push_back(std::move(one.front()));
           }
-          drain_.OnPreemptingTake(urgent.size());
+          uint64_t urgent_cost = 0;
+          for (const QueuedItem& u : urgent) urgent_cost += u.cost;
+          drain_.OnPreemptingTake(urgent_cost, queue_.cost());
         }
         for (QueuedItem& u : urgent) RunItem(u);
       }

@@ -1,7 +1,8 @@
 // Scheduler: admits requests into the priority queues and runs them on its worker threads in
 // batches: strict priority across classes with aging, earliest deadline first within a class,
 // realtime requests taken ahead of the rest of a lower-class batch, and a fallback flag for
-// any request whose full path no longer fits its deadline. Within a class, tenants share by
+// any request whose full path no longer fits its deadline; a bulk request that would wait past
+// its deadline at the queue's measured drain rate is refused. Within a class, tenants share by
 // weight (weighted fair queueing) and each may be rate limited (token bucket) at admission.
 // With inline_when_idle, a submission to an idle scheduler runs on the caller's thread.
 // Owns its threads; thread-safe.
@@ -40,11 +41,20 @@ class Scheduler {
   // `fallback` is true when the request must skip the expensive stages to meet its deadline;
   // `deadline_us` is its absolute deadline on the clock's monotonic scale (µs).
   using Work = std::function<void(bool fallback, int64_t deadline_us)>;
-  // kBulkFull: the bulk queue is at its capacity, or a bulk request would wait past its
-  // deadline behind what is queued (429).
+  // kBulkFull: the bulk queue is at its capacity (429).
+  // kBulkWouldBeLate: a bulk request would wait past its deadline behind what is queued, at
+  // the queue's measured drain rate (429).
   // kRateLimited: the tenant's token bucket is empty (429; RetryAfterUs says for how long).
   // kTenantFull: the tenant already holds its weight's share of the queue (429).
-  enum class Admission { kQueued, kBulkFull, kFull, kStopping, kRateLimited, kTenantFull };
+  enum class Admission {
+    kQueued,
+    kBulkFull,
+    kBulkWouldBeLate,
+    kFull,
+    kStopping,
+    kRateLimited,
+    kTenantFull
+  };
 
   using Submission = SchedulerSubmission;
 
@@ -88,11 +98,11 @@ class Scheduler {
   // Whether the downstream stage holds more than its limit (see SchedulerOptions).
   bool DownstreamOverLimit() const;
   void RunItem(QueuedItem& item);
-  // Whether a bulk request queued now, behind everything waiting, would be answered only after
-  // its deadline even on the fallback path. Under mu_.
-  bool BulkWouldBeLate(int64_t now_us, int64_t deadline_us) const;
-  // Records a worker's take of `taken` items in the drain estimate. Under mu_.
-  void NoteTake(size_t taken);
+  // Whether a bulk request of `cost` transactions queued now, behind everything waiting, would
+  // be answered only after its deadline even on the fallback path. Under mu_.
+  bool BulkWouldBeLate(int64_t now_us, int64_t deadline_us, uint32_t cost) const;
+  // Records a worker's take in the drain estimate. Under mu_.
+  void NoteTake(const std::vector<QueuedItem>& taken);
 
   const SchedulerOptions options_;
   const Clock& clock_;
@@ -103,7 +113,7 @@ class Scheduler {
   Gauge* queue_depth_[3];
   Counter* late_;
   Counter* refused_[3];
-  Gauge* drain_per_item_;
+  Gauge* drain_per_transaction_;
 
   mutable std::mutex mu_;
   std::condition_variable ready_;

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <limits>
 #include <map>
@@ -24,9 +25,11 @@ struct Recorder {
       cv.notify_all();
     };
   }
+  // Bounded, so that a test whose count never comes fails rather than hangs.
   void WaitFor(size_t n) {
     std::unique_lock lock(mu);
-    cv.wait(lock, [&] { return runs.size() >= n; });
+    ASSERT_TRUE(cv.wait_for(lock, std::chrono::seconds(60), [&] { return runs.size() >= n; }))
+        << runs.size() << " of " << n << " ran";
   }
 };
 
@@ -139,7 +142,7 @@ struct Stepper {
   }
   void WaitStarted(size_t n) {
     std::unique_lock lock(mu);
-    cv.wait(lock, [&] { return started.size() >= n; });
+    ASSERT_TRUE(cv.wait_for(lock, std::chrono::seconds(60), [&] { return started.size() >= n; }));
   }
   void Release(int through) {
     std::lock_guard lock(mu);
@@ -155,60 +158,75 @@ struct ReleaseAllAtExit {
   ~ReleaseAllAtExit() { stepper.Release(std::numeric_limits<int>::max()); }
 };
 
-TEST(SchedulerTest, BulkRequestThatWouldWaitPastItsDeadlineIsRefused) {
-  ManualClock clock(1'000'000);
-  MetricsRegistry metrics;
-  SchedulerOptions options;
-  options.workers = 1;
-  options.max_batch = 1;
-  options.ewma_alpha = 1.0;  // the drain estimate is the last window's
-  Stepper stepper;
-  Recorder recorder;  // both outlive the scheduler
-  Scheduler scheduler(options, clock, metrics);
-  ReleaseAllAtExit release_all{stepper};
-  const auto now = [&] { return clock.MonotonicNanos() / 1000; };
-  // Measure a drain of 10 ms per request: item 1 is taken with item 2 still waiting, and
-  // item 2 ten milliseconds later.
-  ASSERT_EQ(scheduler.Submit(Priority::kBulk, std::nullopt, now(), stepper.Step(0)),
+// Leaves the worker holding step 2 and step 3 queued, after a measured drain of 10 ms per
+// transaction: step 1 taken with steps 2 and 3 waiting, step 2 ten milliseconds later.
+void MeasureTenMillisecondDrain(Scheduler& scheduler, ManualClock& clock, Stepper& stepper) {
+  const int64_t now = clock.MonotonicNanos() / 1000;
+  ASSERT_EQ(scheduler.Submit(Priority::kBulk, std::nullopt, now, stepper.Step(0)),
             Scheduler::Admission::kQueued);
   stepper.WaitStarted(1);
-  scheduler.Submit(Priority::kBulk, std::nullopt, now(), stepper.Step(1));
-  scheduler.Submit(Priority::kBulk, std::nullopt, now(), stepper.Step(2));
+  for (int i = 1; i <= 3; ++i) {
+    ASSERT_EQ(scheduler.Submit(Priority::kBulk, std::nullopt, now, stepper.Step(i)),
+              Scheduler::Admission::kQueued);
+  }
   clock.AdvanceMicros(10'000);
   stepper.Release(0);
   stepper.WaitStarted(2);
   clock.AdvanceMicros(10'000);
   stepper.Release(1);
-  stepper.WaitStarted(3);  // the worker holds item 2; the queue is empty
-  EXPECT_NE(metrics.RenderPrometheus().find("verdict_sched_drain_per_item_us 10000"),
+  stepper.WaitStarted(3);
+}
+
+TEST(SchedulerTest, BulkRequestThatWouldWaitPastItsDeadlineIsRefused) {
+  ManualClock clock(10'000'000);
+  MetricsRegistry metrics;
+  SchedulerOptions options;
+  options.workers = 1;
+  options.max_batch = 1;
+  Stepper stepper;
+  Recorder recorder;  // both outlive the scheduler
+  Scheduler scheduler(options, clock, metrics);
+  ReleaseAllAtExit release_all{stepper};
+  MeasureTenMillisecondDrain(scheduler, clock, stepper);
+  EXPECT_NE(metrics.RenderPrometheus().find("verdict_sched_drain_per_transaction_us 10000"),
             std::string::npos);
 
-  // A bulk request's 2 s fit behind 199 queued (1.99 s plus the fallback path's 20 µs), not
-  // behind 200; the fixed capacity (8,192) is far away.
-  for (int i = 0; i < 200; ++i) {
-    ASSERT_EQ(scheduler.Submit(Priority::kBulk, std::nullopt, now(), recorder.Tag(i)),
+  // A bulk request's 2 s fit behind 199 queued transactions (1.99 s plus the fallback path's
+  // 20 µs), step 3 among them, not behind 200; the fixed capacity (8,192) is far away.
+  const int64_t now = clock.MonotonicNanos() / 1000;
+  for (int i = 0; i < 199; ++i) {
+    ASSERT_EQ(scheduler.Submit(Priority::kBulk, std::nullopt, now, recorder.Tag(i)),
               Scheduler::Admission::kQueued)
         << i;
   }
-  EXPECT_EQ(scheduler.Submit(Priority::kBulk, std::nullopt, now(), recorder.Tag(200)),
-            Scheduler::Admission::kBulkFull);
-  // A bulk request with time left to wait is queued; other classes are never refused by it.
-  EXPECT_EQ(scheduler.Submit(Priority::kBulk, std::nullopt, now() + 20'000, recorder.Tag(201)),
+  EXPECT_EQ(scheduler.Submit(Priority::kBulk, std::nullopt, now, recorder.Tag(199)),
+            Scheduler::Admission::kBulkWouldBeLate);
+  // One already past its deadline is left to the fallback path, as ever.
+  EXPECT_EQ(scheduler.Submit(Priority::kBulk, std::nullopt, now - 3'000'000, recorder.Tag(300)),
             Scheduler::Admission::kQueued);
-  EXPECT_EQ(scheduler.Submit(Priority::kStandard, std::nullopt, now(), recorder.Tag(202)),
+  // A batch counts each transaction: after 50 more (received "later", so that they fit: 2.01 s
+  // of wait, 1 ms of fallback path, 2.6 s of deadline), a request with 2.5 s left waits 2.51 s.
+  // Counted as one queued item, the batch would have let it in (2.02 s).
+  EXPECT_EQ(scheduler.Submit(Priority::kBulk, std::nullopt, now + 600'000, recorder.Tag(301),
+                             {kDefaultTenantId, 50}),
             Scheduler::Admission::kQueued);
-  EXPECT_EQ(scheduler.Submit(Priority::kRealtime, std::nullopt, now(), recorder.Tag(203)),
+  EXPECT_EQ(scheduler.Submit(Priority::kBulk, std::nullopt, now + 500'000, recorder.Tag(302)),
+            Scheduler::Admission::kBulkWouldBeLate);
+  // Other classes are never refused by it.
+  EXPECT_EQ(scheduler.Submit(Priority::kStandard, std::nullopt, now, recorder.Tag(303)),
             Scheduler::Admission::kQueued);
-  EXPECT_NE(metrics.RenderPrometheus().find("verdict_sched_refused_total{class=\"bulk\"} 1"),
+  EXPECT_EQ(scheduler.Submit(Priority::kRealtime, std::nullopt, now, recorder.Tag(304)),
+            Scheduler::Admission::kQueued);
+  EXPECT_NE(metrics.RenderPrometheus().find("verdict_sched_refused_total{class=\"bulk\"} 2"),
             std::string::npos);
-  stepper.Release(2);
+  stepper.Release(3);
   recorder.WaitFor(203);
   std::lock_guard lock(recorder.mu);
   EXPECT_EQ(recorder.runs.size(), 203u);
 }
 
 TEST(SchedulerTest, FifoModeRefusesBulkOnlyAtItsCapacity) {
-  ManualClock clock(1'000'000);
+  ManualClock clock(10'000'000);
   MetricsRegistry metrics;
   SchedulerOptions options;
   options.workers = 1;
@@ -219,27 +237,20 @@ TEST(SchedulerTest, FifoModeRefusesBulkOnlyAtItsCapacity) {
   Recorder recorder;  // both outlive the scheduler
   Scheduler scheduler(options, clock, metrics);
   ReleaseAllAtExit release_all{stepper};
-  const int64_t start = clock.MonotonicNanos() / 1000;
-  scheduler.Submit(Priority::kBulk, std::nullopt, start, stepper.Step(0));
-  stepper.WaitStarted(1);
-  scheduler.Submit(Priority::kBulk, std::nullopt, start, stepper.Step(1));
-  scheduler.Submit(Priority::kBulk, std::nullopt, start, stepper.Step(2));
-  clock.AdvanceMicros(10'000);
-  stepper.Release(0);
-  stepper.WaitStarted(2);
-  clock.AdvanceMicros(10'000);
-  stepper.Release(1);
-  stepper.WaitStarted(3);
+  MeasureTenMillisecondDrain(scheduler, clock, stepper);
+  EXPECT_NE(metrics.RenderPrometheus().find("verdict_sched_drain_per_transaction_us 10000"),
+            std::string::npos);
+  // Step 3 and 299 more fill the capacity; the estimate (3 s of wait) refuses none of them.
   const int64_t now = clock.MonotonicNanos() / 1000;
-  for (int i = 0; i < 300; ++i) {
+  for (int i = 0; i < 299; ++i) {
     ASSERT_EQ(scheduler.Submit(Priority::kBulk, std::nullopt, now, recorder.Tag(i)),
               Scheduler::Admission::kQueued)
         << i;
   }
-  EXPECT_EQ(scheduler.Submit(Priority::kBulk, std::nullopt, now, recorder.Tag(300)),
+  EXPECT_EQ(scheduler.Submit(Priority::kBulk, std::nullopt, now, recorder.Tag(299)),
             Scheduler::Admission::kBulkFull);
-  stepper.Release(2);
-  recorder.WaitFor(300);
+  stepper.Release(3);
+  recorder.WaitFor(299);
 }
 
 TEST(SchedulerTest, DeadlineMayBeShortenedNotLengthened) {
