@@ -8,6 +8,7 @@
 #include <limits>
 #include <map>
 #include <mutex>
+#include <optional>
 
 namespace verdict {
 namespace {
@@ -151,106 +152,91 @@ struct Stepper {
   }
 };
 
-// Declared after the scheduler: a test that fails early releases every step before the
-// scheduler's destructor waits for its worker.
-struct ReleaseAllAtExit {
-  Stepper& stepper;
-  ~ReleaseAllAtExit() { stepper.Release(std::numeric_limits<int>::max()); }
+// One worker taking one request at a time, that has measured a drain of 10 ms per transaction
+// (step 1 taken with steps 2 and 3 waiting, step 2 ten milliseconds later) and now holds step 2,
+// with step 3 queued.
+class MeasuredDrainTest : public ::testing::Test {
+ protected:
+  void Start(bool fifo, size_t bulk_queue_capacity) {
+    SchedulerOptions options;
+    options.workers = 1;
+    options.max_batch = 1;
+    options.fifo = fifo;
+    options.bulk_queue_capacity = bulk_queue_capacity;
+    scheduler_.emplace(options, clock_, metrics_);
+    ASSERT_EQ(SubmitBulk(now(), stepper_.Step(0)), Scheduler::Admission::kQueued);
+    stepper_.WaitStarted(1);
+    for (int i = 1; i <= 3; ++i) {
+      ASSERT_EQ(SubmitBulk(now(), stepper_.Step(i)), Scheduler::Admission::kQueued);
+    }
+    clock_.AdvanceMicros(10'000);
+    stepper_.Release(0);
+    stepper_.WaitStarted(2);
+    clock_.AdvanceMicros(10'000);
+    stepper_.Release(1);
+    stepper_.WaitStarted(3);
+    EXPECT_NE(metrics_.RenderPrometheus().find("verdict_sched_drain_per_transaction_us 10000"),
+              std::string::npos);
+  }
+  // Releases every step before the scheduler's destructor waits for its worker, also when a
+  // test failed early.
+  void TearDown() override {
+    stepper_.Release(std::numeric_limits<int>::max());
+    scheduler_.reset();
+  }
+  int64_t now() const { return clock_.MonotonicNanos() / 1000; }
+  Scheduler::Admission SubmitBulk(int64_t received_us, Scheduler::Work work, uint32_t cost = 1) {
+    return scheduler_->Submit(Priority::kBulk, std::nullopt, received_us, std::move(work),
+                              {kDefaultTenantId, cost});
+  }
+  // Queues `n` bulk requests received now, tagged 0..n-1.
+  void QueueBulk(int n) {
+    for (int i = 0; i < n; ++i) {
+      ASSERT_EQ(SubmitBulk(now(), recorder_.Tag(i)), Scheduler::Admission::kQueued) << i;
+    }
+  }
+
+  ManualClock clock_{10'000'000};
+  MetricsRegistry metrics_;
+  Stepper stepper_;
+  Recorder recorder_;
+  std::optional<Scheduler> scheduler_;
 };
 
-// Leaves the worker holding step 2 and step 3 queued, after a measured drain of 10 ms per
-// transaction: step 1 taken with steps 2 and 3 waiting, step 2 ten milliseconds later.
-void MeasureTenMillisecondDrain(Scheduler& scheduler, ManualClock& clock, Stepper& stepper) {
-  const int64_t now = clock.MonotonicNanos() / 1000;
-  ASSERT_EQ(scheduler.Submit(Priority::kBulk, std::nullopt, now, stepper.Step(0)),
-            Scheduler::Admission::kQueued);
-  stepper.WaitStarted(1);
-  for (int i = 1; i <= 3; ++i) {
-    ASSERT_EQ(scheduler.Submit(Priority::kBulk, std::nullopt, now, stepper.Step(i)),
-              Scheduler::Admission::kQueued);
-  }
-  clock.AdvanceMicros(10'000);
-  stepper.Release(0);
-  stepper.WaitStarted(2);
-  clock.AdvanceMicros(10'000);
-  stepper.Release(1);
-  stepper.WaitStarted(3);
-}
-
-TEST(SchedulerTest, BulkRequestThatWouldWaitPastItsDeadlineIsRefused) {
-  ManualClock clock(10'000'000);
-  MetricsRegistry metrics;
-  SchedulerOptions options;
-  options.workers = 1;
-  options.max_batch = 1;
-  Stepper stepper;
-  Recorder recorder;  // both outlive the scheduler
-  Scheduler scheduler(options, clock, metrics);
-  ReleaseAllAtExit release_all{stepper};
-  MeasureTenMillisecondDrain(scheduler, clock, stepper);
-  EXPECT_NE(metrics.RenderPrometheus().find("verdict_sched_drain_per_transaction_us 10000"),
-            std::string::npos);
-
+TEST_F(MeasuredDrainTest, BulkRequestThatWouldWaitPastItsDeadlineIsRefused) {
+  Start(/*fifo=*/false, 8'192);
   // A bulk request's 2 s fit behind 199 queued transactions (1.99 s plus the fallback path's
   // 20 µs), step 3 among them, not behind 200; the fixed capacity (8,192) is far away.
-  const int64_t now = clock.MonotonicNanos() / 1000;
-  for (int i = 0; i < 199; ++i) {
-    ASSERT_EQ(scheduler.Submit(Priority::kBulk, std::nullopt, now, recorder.Tag(i)),
-              Scheduler::Admission::kQueued)
-        << i;
-  }
-  EXPECT_EQ(scheduler.Submit(Priority::kBulk, std::nullopt, now, recorder.Tag(199)),
-            Scheduler::Admission::kBulkWouldBeLate);
+  QueueBulk(199);
+  EXPECT_EQ(SubmitBulk(now(), recorder_.Tag(199)), Scheduler::Admission::kBulkWouldBeLate);
   // One already past its deadline is left to the fallback path, as ever.
-  EXPECT_EQ(scheduler.Submit(Priority::kBulk, std::nullopt, now - 3'000'000, recorder.Tag(300)),
-            Scheduler::Admission::kQueued);
+  EXPECT_EQ(SubmitBulk(now() - 3'000'000, recorder_.Tag(300)), Scheduler::Admission::kQueued);
   // A batch counts each transaction: after 50 more (received "later", so that they fit: 2.01 s
   // of wait, 1 ms of fallback path, 2.6 s of deadline), a request with 2.5 s left waits 2.51 s.
   // Counted as one queued item, the batch would have let it in (2.02 s).
-  EXPECT_EQ(scheduler.Submit(Priority::kBulk, std::nullopt, now + 600'000, recorder.Tag(301),
-                             {kDefaultTenantId, 50}),
-            Scheduler::Admission::kQueued);
-  EXPECT_EQ(scheduler.Submit(Priority::kBulk, std::nullopt, now + 500'000, recorder.Tag(302)),
+  EXPECT_EQ(SubmitBulk(now() + 600'000, recorder_.Tag(301), 50), Scheduler::Admission::kQueued);
+  EXPECT_EQ(SubmitBulk(now() + 500'000, recorder_.Tag(302)),
             Scheduler::Admission::kBulkWouldBeLate);
   // Other classes are never refused by it.
-  EXPECT_EQ(scheduler.Submit(Priority::kStandard, std::nullopt, now, recorder.Tag(303)),
+  EXPECT_EQ(scheduler_->Submit(Priority::kStandard, std::nullopt, now(), recorder_.Tag(303)),
             Scheduler::Admission::kQueued);
-  EXPECT_EQ(scheduler.Submit(Priority::kRealtime, std::nullopt, now, recorder.Tag(304)),
+  EXPECT_EQ(scheduler_->Submit(Priority::kRealtime, std::nullopt, now(), recorder_.Tag(304)),
             Scheduler::Admission::kQueued);
-  EXPECT_NE(metrics.RenderPrometheus().find("verdict_sched_refused_total{class=\"bulk\"} 2"),
+  EXPECT_NE(metrics_.RenderPrometheus().find("verdict_sched_refused_total{class=\"bulk\"} 2"),
             std::string::npos);
-  stepper.Release(3);
-  recorder.WaitFor(203);
-  std::lock_guard lock(recorder.mu);
-  EXPECT_EQ(recorder.runs.size(), 203u);
+  stepper_.Release(3);
+  recorder_.WaitFor(203);
+  std::lock_guard lock(recorder_.mu);
+  EXPECT_EQ(recorder_.runs.size(), 203u);
 }
 
-TEST(SchedulerTest, FifoModeRefusesBulkOnlyAtItsCapacity) {
-  ManualClock clock(10'000'000);
-  MetricsRegistry metrics;
-  SchedulerOptions options;
-  options.workers = 1;
-  options.max_batch = 1;
-  options.fifo = true;
-  options.bulk_queue_capacity = 300;
-  Stepper stepper;
-  Recorder recorder;  // both outlive the scheduler
-  Scheduler scheduler(options, clock, metrics);
-  ReleaseAllAtExit release_all{stepper};
-  MeasureTenMillisecondDrain(scheduler, clock, stepper);
-  EXPECT_NE(metrics.RenderPrometheus().find("verdict_sched_drain_per_transaction_us 10000"),
-            std::string::npos);
+TEST_F(MeasuredDrainTest, FifoModeRefusesBulkOnlyAtItsCapacity) {
+  Start(/*fifo=*/true, 300);
   // Step 3 and 299 more fill the capacity; the estimate (3 s of wait) refuses none of them.
-  const int64_t now = clock.MonotonicNanos() / 1000;
-  for (int i = 0; i < 299; ++i) {
-    ASSERT_EQ(scheduler.Submit(Priority::kBulk, std::nullopt, now, recorder.Tag(i)),
-              Scheduler::Admission::kQueued)
-        << i;
-  }
-  EXPECT_EQ(scheduler.Submit(Priority::kBulk, std::nullopt, now, recorder.Tag(299)),
-            Scheduler::Admission::kBulkFull);
-  stepper.Release(3);
-  recorder.WaitFor(299);
+  QueueBulk(299);
+  EXPECT_EQ(SubmitBulk(now(), recorder_.Tag(299)), Scheduler::Admission::kBulkFull);
+  stepper_.Release(3);
+  recorder_.WaitFor(299);
 }
 
 TEST(SchedulerTest, DeadlineMayBeShortenedNotLengthened) {
