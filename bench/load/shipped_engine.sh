@@ -19,7 +19,8 @@ bench_key() {
 # Starts a fresh engine. Environment: FIFO=1 (the plain FIFO scheduler), DURABILITY (sync |
 # async), JOURNAL_BACKLOG ([sched] journal_backlog), INLINE_WHEN_IDLE ([sched]
 # inline_when_idle, true | false), COMMIT_LOG_MB ([journal] commit_log_mb), GROUP_DELAY_US ([journal]
-# group_delay_us), HEAP_PREFAULT_MB ([engine] heap_prefault_mb), EXTRA_TOML (appended to the
+# group_delay_us), HEAP_PREFAULT_MB ([engine] heap_prefault_mb), BULK_DEADLINE_MS ([sched]
+# bulk_deadline_ms), EXTRA_TOML (appended to the
 # configuration), REALTIME_LISTENER=1 (a realtime listener
 # too, its port in REALTIME_PORT), METRICS=1 (an admin key in ADMIN_KEY, to read /metrics).
 start_engine() {
@@ -31,6 +32,7 @@ start_engine() {
     -e "s/^group_delay_us = .*/group_delay_us = ${GROUP_DELAY_US:-400}/" \
     -e "s/^commit_log_mb = .*/commit_log_mb = ${COMMIT_LOG_MB:-64}/" \
     -e "s/^heap_prefault_mb = .*/heap_prefault_mb = ${HEAP_PREFAULT_MB:-256}/" \
+    -e "s/^bulk_deadline_ms = .*/bulk_deadline_ms = ${BULK_DEADLINE_MS:-2000}/" \
     config/verdict.toml > "$work/verdict.toml"
   # Drift watch off: a fresh engine's accounts have no history, which the monitor rightly calls
   # drift from the trained reference and freezes the model (every decision then takes the
