@@ -52,8 +52,8 @@ class QueueDrainEstimator {
     }
   }
 
-  // Whether an estimate is on offer: one has been measured and the queue has stayed
-  // backlogged since a worker's last take.
+  // Whether an estimate is on offer: the queue has stayed backlogged since a worker's last take,
+  // and this backlog has been measured.
   bool usable() const { return measured_ && window_start_us_ >= 0; }
   // 0 until a backlogged window has been measured.
   double per_unit_us() const { return per_unit_us_; }
@@ -61,9 +61,12 @@ class QueueDrainEstimator {
   double WaitUs(uint64_t ahead) const { return per_unit_us_ * static_cast<double>(ahead); }
 
  private:
+  // A backlog's figure is not carried into the next one: that is measured afresh, and nothing
+  // is offered until its first window has closed.
   void CloseWindow() {
     window_start_us_ = -1;
     window_taken_ = 0;
+    measured_ = false;
   }
 
   const double alpha_;

@@ -39,9 +39,21 @@ TEST(QueueDrainEstimatorTest, NoEstimateOnOfferOnceTheBacklogHasEnded) {
   drain.OnTake(60'000, 4, 0);  // the queue ran empty: that spell says nothing of later ones
   EXPECT_FALSE(drain.usable());
   drain.OnTake(900'000, 1, 2);  // a new backlog, measured afresh before it is used
-  EXPECT_TRUE(drain.usable());  // the old figure, until the first window of this one closes
-  drain.OnTake(910'000, 1, 1);
+  EXPECT_FALSE(drain.usable());
+  drain.OnTake(910'000, 1, 1);  // its first sample is taken as it is, not blended with 50 ms
+  ASSERT_TRUE(drain.usable());
   EXPECT_DOUBLE_EQ(drain.per_unit_us(), 10'000);
+}
+
+TEST(QueueDrainEstimatorTest, BacklogsTooShortToMeasureOfferNoEstimate) {
+  QueueDrainEstimator drain(1.0, 10'000);
+  drain.OnTake(0, 1, 5);
+  drain.OnTake(50'000, 1, 0);  // one slow spell, then the queue ran empty
+  for (int64_t t = 100'000; t < 1'000'000; t += 100'000) {
+    drain.OnTake(t, 1, 3);  // backlogs of 5 ms each: no window closes
+    EXPECT_FALSE(drain.usable()) << t;
+    drain.OnTake(t + 5'000, 3, 0);
+  }
 }
 
 TEST(QueueDrainEstimatorTest, AveragesSamplesWithItsWeight) {

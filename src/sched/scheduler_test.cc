@@ -175,7 +175,7 @@ class MeasuredDrainTest : public ::testing::Test {
     clock_.AdvanceMicros(10'000);
     stepper_.Release(1);
     stepper_.WaitStarted(3);
-    EXPECT_NE(metrics_.RenderPrometheus().find("verdict_sched_drain_per_transaction_us 10000"),
+    EXPECT_NE(metrics_.RenderPrometheus().find("verdict_sched_drain_per_transaction_us 10000\n"),
               std::string::npos);
   }
   // Releases every step before the scheduler's destructor waits for its worker, also when a
@@ -204,7 +204,7 @@ class MeasuredDrainTest : public ::testing::Test {
 };
 
 TEST_F(MeasuredDrainTest, BulkRequestThatWouldWaitPastItsDeadlineIsRefused) {
-  Start(/*fifo=*/false, 8'192);
+  ASSERT_NO_FATAL_FAILURE(Start(/*fifo=*/false, 8'192));
   // A bulk request's 2 s fit behind 199 queued transactions (1.99 s plus the fallback path's
   // 20 µs), step 3 among them, not behind 200; the fixed capacity (8,192) is far away.
   QueueBulk(199);
@@ -222,7 +222,7 @@ TEST_F(MeasuredDrainTest, BulkRequestThatWouldWaitPastItsDeadlineIsRefused) {
             Scheduler::Admission::kQueued);
   EXPECT_EQ(scheduler_->Submit(Priority::kRealtime, std::nullopt, now(), recorder_.Tag(304)),
             Scheduler::Admission::kQueued);
-  EXPECT_NE(metrics_.RenderPrometheus().find("verdict_sched_refused_total{class=\"bulk\"} 2"),
+  EXPECT_NE(metrics_.RenderPrometheus().find("verdict_sched_refused_total{class=\"bulk\"} 2\n"),
             std::string::npos);
   stepper_.Release(3);
   recorder_.WaitFor(203);
@@ -231,7 +231,7 @@ TEST_F(MeasuredDrainTest, BulkRequestThatWouldWaitPastItsDeadlineIsRefused) {
 }
 
 TEST_F(MeasuredDrainTest, FifoModeRefusesBulkOnlyAtItsCapacity) {
-  Start(/*fifo=*/true, 300);
+  ASSERT_NO_FATAL_FAILURE(Start(/*fifo=*/true, 300));
   // Step 3 and 299 more fill the capacity; the estimate (3 s of wait) refuses none of them.
   QueueBulk(299);
   EXPECT_EQ(SubmitBulk(now(), recorder_.Tag(299)), Scheduler::Admission::kBulkFull);
