@@ -12,6 +12,12 @@ int64_t NowUs(const Clock& clock) { return clock.MonotonicNanos() / 1000; }
 
 constexpr const char* kClassNames[] = {"realtime", "standard", "bulk"};
 
+uint64_t TransactionsIn(const std::vector<QueuedItem>& items) {
+  uint64_t cost = 0;
+  for (const QueuedItem& item : items) cost += item.cost;
+  return cost;
+}
+
 }  // namespace
 
 Scheduler::Scheduler(const SchedulerOptions& options, const Clock& clock, MetricsRegistry& metrics)
@@ -169,9 +175,7 @@ bool Scheduler::BulkWouldBeLate(int64_t now_us, int64_t deadline_us, uint32_t co
 }
 
 void Scheduler::NoteTake(const std::vector<QueuedItem>& taken) {
-  uint64_t cost = 0;
-  for (const QueuedItem& item : taken) cost += item.cost;
-  drain_.OnTake(NowUs(clock_), cost, queue_.cost());
+  drain_.OnTake(NowUs(clock_), TransactionsIn(taken), queue_.cost());
   drain_per_transaction_->Set(drain_.per_unit_us());
 }
 
@@ -236,9 +240,7 @@ void Scheduler::RunWorker() {
             queue_depth_[0]->Add(-1);
             urgent.push_back(std::move(one.front()));
           }
-          uint64_t urgent_cost = 0;
-          for (const QueuedItem& u : urgent) urgent_cost += u.cost;
-          drain_.OnPreemptingTake(urgent_cost, queue_.cost());
+          if (!urgent.empty()) drain_.OnPreemptingTake(TransactionsIn(urgent), queue_.cost());
         }
         for (QueuedItem& u : urgent) RunItem(u);
       }
