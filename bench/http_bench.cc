@@ -1,9 +1,11 @@
 // HTTP server benchmark (issue 7: the I/O thread's share of each decision's CPU): one keep-alive
 // loopback connection sends a decision-sized POST and reads the answer,
-// closed loop, against HttpServer with one I/O thread and a handler that answers at once with a
-// decision-sized body. Measures the server's request path (read, parse, route, respond, write)
-// plus the loopback round trip; `cpu_us_per_request` is the whole process's CPU time (server
-// and client) per request, from getrusage.
+// closed loop, against HttpServer with one I/O thread and a handler that answers with a
+// decision-sized body: at once (posted=0), or from work it posts to its I/O thread's event loop
+// (posted=1), the extra turn of the loop that an inline decision takes since the scheduler
+// orders what the loop has read (sched/scheduler.h). Measures the server's request path (read,
+// parse, route, respond, write) plus the loopback round trip; `cpu_us_per_request` is the whole
+// process's CPU time (server and client) per request, from getrusage.
 #include <arpa/inet.h>
 #include <benchmark/benchmark.h>
 #include <netinet/in.h>
@@ -18,6 +20,7 @@
 
 #include "api/http_server.h"
 #include "api/router.h"
+#include "common/event_loop.h"
 #include "common/metrics.h"
 
 namespace verdict {
@@ -41,10 +44,17 @@ struct BenchServer {
         R"({"decision_id":"0193a7c4-5e1b-7cc2-9f00-3b1f2a9e4d11","outcome":"allow","score":0.01,)"
         R"("pad":")" +
         std::string(220, 'x') + R"("})";
-    router.Add("POST", "/v1/decisions", [answer](HttpRequest&&, Responder respond) {
-      HttpResponse response;
-      response.body = answer;
-      respond(std::move(response));
+    router.Add("POST", "/v1/decisions", [answer](HttpRequest&& request, Responder respond) {
+      auto answer_now = [answer, respond = std::move(respond)] {
+        HttpResponse response;
+        response.body = answer;
+        respond(std::move(response));
+      };
+      if (request.query == "posted=1") {
+        EventLoop::Current()->Post(std::move(answer_now));
+      } else {
+        answer_now();
+      }
     });
     HttpServerOptions options;
     options.port = 0;
@@ -106,10 +116,11 @@ void BM_HttpRoundTrip(benchmark::State& state) {
       R"("currency":"EUR","sender":{"account":"ACC-1","country":"DE"},)"
       R"("receiver":{"account":"ACC-2","country":"FR"},"channel":"instant","pad":")" +
       std::string(400, 'y') + R"("})";
-  const std::string request =
-      "POST /v1/decisions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-      "Authorization: Bearer bench\r\nContent-Length: " +
-      std::to_string(body.size()) + "\r\n\r\n" + body;
+  const std::string request = "POST /v1/decisions" +
+                              std::string(state.range(0) ? "?posted=1" : "") +
+                              " HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                              "Authorization: Bearer bench\r\nContent-Length: " +
+                              std::to_string(body.size()) + "\r\n\r\n" + body;
   std::string buffer;
   const double cpu_before = ProcessCpuSeconds();
   for (auto _ : state) {
@@ -124,7 +135,7 @@ void BM_HttpRoundTrip(benchmark::State& state) {
   state.counters["cpu_us_per_request"] =
       benchmark::Counter(cpu * 1e6 / static_cast<double>(state.iterations()));
 }
-BENCHMARK(BM_HttpRoundTrip)->UseRealTime();
+BENCHMARK(BM_HttpRoundTrip)->ArgName("posted")->Arg(0)->Arg(1)->UseRealTime();
 
 }  // namespace
 }  // namespace verdict

@@ -33,6 +33,7 @@
 
 #include "api/connection_deadlines.h"
 #include "common/clock.h"
+#include "common/event_loop.h"
 #include "common/tenant_map.h"
 
 namespace verdict {
@@ -641,6 +642,17 @@ ParsedHttpRequest ParseHttpRequest(std::string_view bytes, const HttpServerOptio
   return out;
 }
 
+// The server's io_context as its threads' EventLoop: work posted runs after the handlers and
+// socket events already queued, on whichever I/O thread is free.
+class AsioEventLoop : public EventLoop {
+ public:
+  explicit AsioEventLoop(net::io_context& ioc) : ioc_(ioc) {}
+  void Post(std::function<void()> work) override { net::post(ioc_, std::move(work)); }
+
+ private:
+  net::io_context& ioc_;
+};
+
 struct HttpServer::Impl {
   HttpServerOptions options;
   const Router& router;
@@ -649,6 +661,7 @@ struct HttpServer::Impl {
   net::io_context ioc;
   tcp::acceptor acceptor{ioc};
   ConnectionDeadlines deadlines;  // after ioc: its timer goes first
+  AsioEventLoop loop{ioc};
   std::vector<std::thread> threads;
   std::atomic<bool> stopped{false};
 
@@ -739,7 +752,11 @@ void HttpServer::Start() {
   impl_->deadlines.Start();
   int n = std::max(1, impl_->options.io_threads);
   for (int i = 0; i < n; ++i) {
-    impl_->threads.emplace_back([this] { impl_->ioc.run(); });
+    impl_->threads.emplace_back([this] {
+      EventLoop::SetCurrent(&impl_->loop);
+      impl_->ioc.run();
+      EventLoop::SetCurrent(nullptr);
+    });
     pthread_setname_np(impl_->threads.back().native_handle(), "verdict-io");  // for profiles
   }
 }

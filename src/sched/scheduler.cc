@@ -89,22 +89,21 @@ Scheduler::Admission Scheduler::Submit(Priority priority, std::optional<int32_t>
   const int64_t deadline = item.deadline_us;
   item.run = [work = std::move(work), deadline](bool fallback) { work(fallback, deadline); };
   RequestQueue::PushResult result;
+  // On an event loop, a request that may run inline waits in the queue until the loop has
+  // handed over everything else it has read; DrainOnLoop then takes them by priority. Run at
+  // once instead, a realtime request read just after a bulk one would wait for it.
+  EventLoop* const loop = options_.inline_when_idle && cost == 1 ? EventLoop::Current() : nullptr;
+  bool start_drain = false;
+  bool joins_drain = false;
   {
     std::unique_lock lock(mu_);
     if (stopping_) return Admission::kStopping;
-    if (cost == 1 && MayRunInline()) {
+    joins_drain = loop != nullptr && Draining(loop);
+    const bool may_run_inline = !joins_drain && cost == 1 && MayRunInline();
+    if (may_run_inline && loop == nullptr) {
       ++inline_running_;
       lock.unlock();
-      // Given back however RunItem ends (a throw included), and Stop waits for it.
-      struct InlineSlot {
-        Scheduler& scheduler;
-        ~InlineSlot() {
-          std::lock_guard lock(scheduler.mu_);
-          if (--scheduler.inline_running_ == 0) scheduler.inline_done_.notify_all();
-        }
-      } slot{*this};
-      batch_sizes_->Observe(1);
-      RunItem(item);
+      RunInline(item);
       return Admission::kQueued;
     }
     if (priority == Priority::kBulk && BulkWouldBeLate(now, deadline, cost)) {
@@ -113,10 +112,16 @@ Scheduler::Admission Scheduler::Submit(Priority priority, std::optional<int32_t>
     }
     result = queue_.Push(std::move(item));
     queue_depth_[static_cast<int>(priority)]->Add(result == RequestQueue::PushResult::kQueued);
+    start_drain = may_run_inline && result == RequestQueue::PushResult::kQueued;
+    if (start_drain) draining_loops_.push_back(loop);
+  }
+  if (start_drain) {
+    loop->Post([this, loop] { DrainOnLoop(loop); });
+    return Admission::kQueued;
   }
   switch (result) {
     case RequestQueue::PushResult::kQueued:
-      ready_.notify_one();
+      if (!joins_drain) ready_.notify_one();
       return Admission::kQueued;
     case RequestQueue::PushResult::kBulkFull:
       refused_[static_cast<int>(priority)]->Increment();
@@ -163,6 +168,52 @@ void Scheduler::RunItem(QueuedItem& item) {
   item.run(fallback);
 }
 
+void Scheduler::RunInline(QueuedItem& item) {
+  // Given back however RunItem ends (a throw included), and Stop waits for it.
+  struct InlineSlot {
+    Scheduler& scheduler;
+    ~InlineSlot() {
+      std::lock_guard lock(scheduler.mu_);
+      if (--scheduler.inline_running_ == 0) scheduler.inline_done_.notify_all();
+    }
+  } slot{*this};
+  batch_sizes_->Observe(1);
+  RunItem(item);
+}
+
+void Scheduler::DrainOnLoop(EventLoop* loop) {
+  std::vector<QueuedItem> taken;
+  {
+    std::unique_lock lock(mu_);
+    // Stopping: the workers run what is queued. A batch queued meanwhile (it would hold the
+    // loop for its whole length), or no idle worker or journal room left: they take it all on.
+    if (stopping_ || queue_.size() == 0) return StopDraining(loop, lock, false);
+    if (queue_.cost() > queue_.size() || !InlineAllowed()) return StopDraining(loop, lock, true);
+    taken = queue_.PopBatch(NowUs(clock_), 1);
+    NoteTake(taken);
+    queue_depth_[static_cast<int>(taken.front().priority)]->Add(-1);
+    ++inline_running_;
+  }
+  try {
+    RunInline(taken.front());
+  } catch (...) {
+    std::unique_lock lock(mu_);
+    StopDraining(loop, lock, true);  // or what waits would wait for a drain that never comes
+    throw;
+  }
+  std::unique_lock lock(mu_);
+  if (queue_.size() == 0) return StopDraining(loop, lock, false);
+  lock.unlock();
+  // Back to the loop between requests: what it has read meanwhile joins the queue first.
+  loop->Post([this, loop] { DrainOnLoop(loop); });
+}
+
+void Scheduler::StopDraining(EventLoop* loop, std::unique_lock<std::mutex>& lock, bool hand_over) {
+  std::erase(draining_loops_, loop);
+  lock.unlock();
+  if (hand_over) ready_.notify_one();
+}
+
 bool Scheduler::BulkWouldBeLate(int64_t now_us, int64_t deadline_us, uint32_t cost) const {
   // The FIFO baseline keeps only the fixed capacity. A request already past its deadline is
   // left to the fallback path, as before. Counting everything queued as ahead overstates the
@@ -180,13 +231,15 @@ void Scheduler::NoteTake(const std::vector<QueuedItem>& taken) {
 }
 
 bool Scheduler::MayRunInline() const {
+  return options_.inline_when_idle && queue_.size() == 0 && InlineAllowed();
+}
+
+bool Scheduler::InlineAllowed() const {
   // An idle worker per inline run: a worker that is woken meanwhile (another I/O thread's
   // submission) still finds a core's worth of work waiting for it, as it would have. Only with
   // a journal backlog limit, in FIFO mode too: without one the caller could block in the
   // journal's own queue.
-  if (!options_.inline_when_idle || queue_.size() > 0 || idle_workers_ <= inline_running_) {
-    return false;
-  }
+  if (idle_workers_ <= inline_running_) return false;
   return options_.downstream_backlog && options_.downstream_limit > 0 &&
          options_.downstream_backlog() <= options_.downstream_limit;
 }

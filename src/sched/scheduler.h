@@ -4,8 +4,11 @@
 // any request whose full path no longer fits its deadline; a bulk request that would wait past
 // its deadline at the queue's measured drain rate is refused. Within a class, tenants share by
 // weight (weighted fair queueing) and each may be rate limited (token bucket) at admission.
-// With inline_when_idle, a submission to an idle scheduler runs on the caller's thread.
-// Owns its threads; thread-safe.
+// With inline_when_idle, a submission to an idle scheduler runs on the caller's thread; on an
+// event-loop thread (common/event_loop.h) it runs from that loop once the loop has handed over
+// every request it has read, so that the most urgent of them goes first.
+// Owns its threads; thread-safe. A loop that ran Submit must stop before the scheduler is
+// destroyed (the work it was handed refers to the scheduler).
 #pragma once
 
 #include <algorithm>
@@ -19,6 +22,7 @@
 #include <vector>
 
 #include "common/clock.h"
+#include "common/event_loop.h"
 #include "common/metrics.h"
 #include "core/transaction.h"
 #include "sched/drain_estimator.h"
@@ -95,9 +99,26 @@ class Scheduler {
   // inline_when_idle): a batch would hold that thread, and every connection it serves, for
   // its whole length. Under mu_.
   bool MayRunInline() const;
+  // The part of MayRunInline that still holds for requests already queued: a worker is idle
+  // and the downstream backlog is under its limit. Under mu_.
+  bool InlineAllowed() const;
   // Whether the downstream stage holds more than its limit (see SchedulerOptions).
   bool DownstreamOverLimit() const;
   void RunItem(QueuedItem& item);
+  // Runs `item` on the calling thread as an inline submission, which the caller has counted in
+  // inline_running_ under mu_ (Stop waits for it). Not under mu_.
+  void RunInline(QueuedItem& item);
+  // Runs the most urgent queued request on `loop`'s thread, then posts itself to the loop again
+  // while requests wait; hands them to the workers instead once running inline is no longer
+  // allowed (see MayRunInline).
+  void DrainOnLoop(EventLoop* loop);
+  // Ends `loop`'s drain and releases `lock` (on mu_); `hand_over` wakes a worker for what
+  // remains queued.
+  void StopDraining(EventLoop* loop, std::unique_lock<std::mutex>& lock, bool hand_over);
+  // Whether `loop` has a DrainOnLoop posted or running. Under mu_.
+  bool Draining(const EventLoop* loop) const {
+    return std::find(draining_loops_.begin(), draining_loops_.end(), loop) != draining_loops_.end();
+  }
   // Whether a bulk request of `cost` transactions queued now, behind everything waiting, would
   // be answered only after its deadline even on the fallback path. Under mu_.
   bool BulkWouldBeLate(int64_t now_us, int64_t deadline_us, uint32_t cost) const;
@@ -120,9 +141,10 @@ class Scheduler {
   RequestQueue queue_;
   QueueDrainEstimator drain_;
   bool stopping_ = false;
-  size_t idle_workers_ = 0;              // workers waiting for work
-  size_t inline_running_ = 0;            // submissions being run on their caller's thread
-  std::condition_variable inline_done_;  // inline_running_ fell to 0 (Stop waits for it)
+  size_t idle_workers_ = 0;                 // workers waiting for work
+  size_t inline_running_ = 0;               // submissions being run on their caller's thread
+  std::vector<EventLoop*> draining_loops_;  // loops with a DrainOnLoop posted or running
+  std::condition_variable inline_done_;     // inline_running_ fell to 0 (Stop waits for it)
   std::vector<std::thread> threads_;
 };
 

@@ -1,0 +1,70 @@
+// HttpServer's I/O threads carry their event loop (common/event_loop.h): a handler can post
+// work back to it, and that work runs on an I/O thread after the handler returns. The rest of
+// the socket paths are covered by tests/integration.
+#include <gtest/gtest.h>
+
+#include <boost/asio.hpp>
+#include <chrono>
+#include <future>
+#include <memory>
+#include <string>
+#include <thread>
+
+#include "api/http_server.h"
+#include "common/event_loop.h"
+
+namespace verdict {
+namespace {
+
+namespace net = boost::asio;
+
+// Sends one GET to 127.0.0.1:port and returns what the server wrote before closing.
+std::string Get(uint16_t port, const std::string& path) {
+  net::io_context ioc;
+  net::ip::tcp::socket socket(ioc);
+  socket.connect({net::ip::make_address("127.0.0.1"), port});
+  const std::string request = "GET " + path + " HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n";
+  net::write(socket, net::buffer(request));
+  std::string reply;
+  boost::system::error_code ec;
+  net::read(socket, net::dynamic_buffer(reply), ec);  // to the server's close
+  return reply;
+}
+
+TEST(HttpServerLoopTest, AHandlerPostsToItsIoThreadsLoopAndThePostedWorkAnswers) {
+  Router router;
+  std::promise<std::thread::id> handler_thread;
+  router.Add("GET", "/posted", [&](HttpRequest&&, Responder respond) {
+    handler_thread.set_value(std::this_thread::get_id());
+    EventLoop* loop = EventLoop::Current();
+    if (loop == nullptr) {
+      HttpResponse response;
+      response.status = 500;
+      respond(std::move(response));
+      return;
+    }
+    auto handler_id = std::this_thread::get_id();
+    loop->Post([respond, handler_id] {
+      // Runs after the handler returned, on an I/O thread (this server has one).
+      HttpResponse response;
+      response.body =
+          std::this_thread::get_id() == handler_id ? R"({"on":"io"})" : R"({"on":"other"})";
+      respond(std::move(response));
+    });
+  });
+  MetricsRegistry metrics;
+  HttpServerOptions options;
+  options.port = 0;
+  auto server = HttpServer::Create(options, router, metrics);
+  ASSERT_TRUE(server.ok()) << server.status().message();
+  (*server)->Start();
+  const std::string reply = Get((*server)->port(), "/posted");
+  (*server)->Stop();
+  EXPECT_EQ(reply.substr(0, reply.find("\r\n")), "HTTP/1.1 200 OK");
+  EXPECT_NE(reply.find(R"({"on":"io"})"), std::string::npos) << reply;
+  EXPECT_NE(handler_thread.get_future().get(), std::this_thread::get_id());
+  EXPECT_EQ(EventLoop::Current(), nullptr);  // not installed on the test's own thread
+}
+
+}  // namespace
+}  // namespace verdict
