@@ -20,6 +20,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <deque>
 #include <functional>
 #include <mutex>
 #include <thread>
@@ -105,14 +106,14 @@ class ListLoop : public EventLoop {
   void Post(std::function<void()> work) override { posted_.push_back(std::move(work)); }
   void RunAll() {
     while (!posted_.empty()) {
-      std::function<void()> work = std::move(posted_.back());
-      posted_.pop_back();
+      std::function<void()> work = std::move(posted_.front());
+      posted_.pop_front();
       work();
     }
   }
 
  private:
-  std::vector<std::function<void()>> posted_;
+  std::deque<std::function<void()>> posted_;
 };
 
 void BM_SchedulerIdleSubmit(benchmark::State& state) {

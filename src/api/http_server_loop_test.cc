@@ -2,7 +2,10 @@
 // work back to it, and that work runs on an I/O thread after the handler returns. The rest of
 // the socket paths are covered by tests/integration.
 #include <gtest/gtest.h>
+#include <sys/socket.h>
+#include <sys/time.h>
 
+#include <atomic>
 #include <boost/asio.hpp>
 #include <chrono>
 #include <future>
@@ -23,6 +26,9 @@ std::string Get(uint16_t port, const std::string& path) {
   net::io_context ioc;
   net::ip::tcp::socket socket(ioc);
   socket.connect({net::ip::make_address("127.0.0.1"), port});
+  // A server that never answers fails the test instead of hanging it.
+  const timeval timeout{30, 0};
+  setsockopt(socket.native_handle(), SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
   const std::string request = "GET " + path + " HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n";
   net::write(socket, net::buffer(request));
   std::string reply;
@@ -34,7 +40,8 @@ std::string Get(uint16_t port, const std::string& path) {
 TEST(HttpServerLoopTest, AHandlerPostsToItsIoThreadsLoopAndThePostedWorkAnswers) {
   Router router;
   std::promise<std::thread::id> handler_thread;
-  router.Add("GET", "/posted", [&](HttpRequest&&, Responder respond) {
+  auto handler_returned = std::make_shared<std::atomic<bool>>(false);
+  router.Add("GET", "/posted", [&, handler_returned](HttpRequest&&, Responder respond) {
     handler_thread.set_value(std::this_thread::get_id());
     EventLoop* loop = EventLoop::Current();
     if (loop == nullptr) {
@@ -44,13 +51,16 @@ TEST(HttpServerLoopTest, AHandlerPostsToItsIoThreadsLoopAndThePostedWorkAnswers)
       return;
     }
     auto handler_id = std::this_thread::get_id();
-    loop->Post([respond, handler_id] {
-      // Runs after the handler returned, on an I/O thread (this server has one).
+    loop->Post([respond, handler_id, handler_returned] {
+      // Must run after the handler returned, on the I/O thread (this server has one).
       HttpResponse response;
-      response.body =
-          std::this_thread::get_id() == handler_id ? R"({"on":"io"})" : R"({"on":"other"})";
+      const bool after = handler_returned->load();
+      const bool on_io = std::this_thread::get_id() == handler_id;
+      response.body = std::string(R"({"after":)") + (after ? "true" : "false") + R"(,"on_io":)" +
+                      (on_io ? "true" : "false") + "}";
       respond(std::move(response));
     });
+    handler_returned->store(true);
   });
   MetricsRegistry metrics;
   HttpServerOptions options;
@@ -61,7 +71,7 @@ TEST(HttpServerLoopTest, AHandlerPostsToItsIoThreadsLoopAndThePostedWorkAnswers)
   const std::string reply = Get((*server)->port(), "/posted");
   (*server)->Stop();
   EXPECT_EQ(reply.substr(0, reply.find("\r\n")), "HTTP/1.1 200 OK");
-  EXPECT_NE(reply.find(R"({"on":"io"})"), std::string::npos) << reply;
+  EXPECT_NE(reply.find(R"({"after":true,"on_io":true})"), std::string::npos) << reply;
   EXPECT_NE(handler_thread.get_future().get(), std::this_thread::get_id());
   EXPECT_EQ(EventLoop::Current(), nullptr);  // not installed on the test's own thread
 }

@@ -27,7 +27,8 @@ Scheduler::Scheduler(const SchedulerOptions& options, const Clock& clock, Metric
       estimator_(options.ewma_alpha, 50, 20),
       tenants_(options.tenants),
       queue_(options_) {
-  batch_sizes_ = metrics.GetHistogram("verdict_sched_batch_size", "Requests per worker batch",
+  batch_sizes_ = metrics.GetHistogram("verdict_sched_batch_size",
+                                      "Requests per batch run (1 for each run on an I/O thread)",
                                       {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024});
   late_ = metrics.GetCounter("verdict_sched_late_total",
                              "Requests taken from the queue after their deadline had passed");
@@ -91,14 +92,20 @@ Scheduler::Admission Scheduler::Submit(Priority priority, std::optional<int32_t>
   RequestQueue::PushResult result;
   // On an event loop, a request that may run inline waits in the queue until the loop has
   // handed over everything else it has read; DrainOnLoop then takes them by priority. Run at
-  // once instead, a realtime request read just after a bulk one would wait for it.
-  EventLoop* const loop = options_.inline_when_idle && cost == 1 ? EventLoop::Current() : nullptr;
+  // once instead, a realtime request read just after a bulk one would wait for it. The FIFO
+  // baseline has nothing to reorder.
+  EventLoop* loop =
+      options_.inline_when_idle && !options_.fifo && cost == 1 ? EventLoop::Current() : nullptr;
   bool start_drain = false;
-  bool joins_drain = false;
+  bool wake_worker = false;
   {
     std::unique_lock lock(mu_);
     if (stopping_) return Admission::kStopping;
-    joins_drain = loop != nullptr && Draining(loop);
+    const LoopDrain* drain = loop != nullptr ? DrainOf(loop->id()) : nullptr;
+    // Joins the drain waiting in the loop; while that drain runs a request on another of the
+    // loop's threads, this thread is free to run one itself, as off a loop.
+    const bool joins_drain = drain != nullptr && !drain->running;
+    if (drain != nullptr && drain->running) loop = nullptr;
     const bool may_run_inline = !joins_drain && cost == 1 && MayRunInline();
     if (may_run_inline && loop == nullptr) {
       ++inline_running_;
@@ -113,7 +120,9 @@ Scheduler::Admission Scheduler::Submit(Priority priority, std::optional<int32_t>
     result = queue_.Push(std::move(item));
     queue_depth_[static_cast<int>(priority)]->Add(result == RequestQueue::PushResult::kQueued);
     start_drain = may_run_inline && result == RequestQueue::PushResult::kQueued;
-    if (start_drain) draining_loops_.push_back(loop);
+    if (start_drain) drains_.push_back({loop->id(), false});
+    // A request joining a drain leaves the workers asleep unless some idle beyond its share.
+    wake_worker = !start_drain && (!joins_drain || SpareIdleWorker());
   }
   if (start_drain) {
     loop->Post([this, loop] { DrainOnLoop(loop); });
@@ -121,7 +130,7 @@ Scheduler::Admission Scheduler::Submit(Priority priority, std::optional<int32_t>
   }
   switch (result) {
     case RequestQueue::PushResult::kQueued:
-      if (!joins_drain) ready_.notify_one();
+      if (wake_worker) ready_.notify_one();
       return Admission::kQueued;
     case RequestQueue::PushResult::kBulkFull:
       refused_[static_cast<int>(priority)]->Increment();
@@ -182,36 +191,62 @@ void Scheduler::RunInline(QueuedItem& item) {
 }
 
 void Scheduler::DrainOnLoop(EventLoop* loop) {
+  const uint64_t id = loop->id();
   std::vector<QueuedItem> taken;
-  {
-    std::unique_lock lock(mu_);
-    // Stopping: the workers run what is queued. A batch queued meanwhile (it would hold the
-    // loop for its whole length), or no idle worker or journal room left: they take it all on.
-    if (stopping_ || queue_.size() == 0) return StopDraining(loop, lock, false);
-    if (queue_.cost() > queue_.size() || !InlineAllowed()) return StopDraining(loop, lock, true);
-    taken = queue_.PopBatch(NowUs(clock_), 1);
-    NoteTake(taken);
-    queue_depth_[static_cast<int>(taken.front().priority)]->Add(-1);
-    ++inline_running_;
-  }
+  std::unique_lock lock(mu_);
+  LoopDrain* drain = DrainOf(id);
+  if (drain == nullptr) return;
+  // Stopping: the workers run what is queued. A batch queued meanwhile (it would hold the
+  // loop for its whole length), or no idle worker or journal room left: they take it all on.
+  if (stopping_ || queue_.size() == 0) return EndDrain(id, /*hand_over=*/false);
+  if (queue_.cost() > queue_.size() || !InlineAllowed()) return EndDrain(id, /*hand_over=*/true);
+  drain->running = true;
+  taken = queue_.PopBatch(NowUs(clock_), 1);
+  NoteTake(taken);
+  queue_depth_[static_cast<int>(taken.front().priority)]->Add(-1);
+  ++inline_running_;
+  lock.unlock();
+  batch_sizes_->Observe(1);
+  // Afterwards one critical section gives the run's slot back and decides whether to go on:
+  // once Stop has seen no inline run, this drain no longer touches the scheduler.
+  auto finish_run = [&](bool threw) {
+    lock.lock();
+    const bool go_on = !threw && !stopping_ && queue_.size() > 0;
+    if (go_on) {
+      DrainOf(id)->running = false;
+    } else {
+      EndDrain(id, /*hand_over=*/threw);  // after a throw the workers take the rest
+    }
+    if (--inline_running_ == 0) inline_done_.notify_all();
+    lock.unlock();
+    return go_on;
+  };
   try {
-    RunInline(taken.front());
+    RunItem(taken.front());
   } catch (...) {
-    std::unique_lock lock(mu_);
-    StopDraining(loop, lock, true);  // or what waits would wait for a drain that never comes
+    finish_run(/*threw=*/true);
     throw;
   }
-  std::unique_lock lock(mu_);
-  if (queue_.size() == 0) return StopDraining(loop, lock, false);
-  lock.unlock();
   // Back to the loop between requests: what it has read meanwhile joins the queue first.
-  loop->Post([this, loop] { DrainOnLoop(loop); });
+  if (finish_run(/*threw=*/false)) loop->Post([this, loop] { DrainOnLoop(loop); });
 }
 
-void Scheduler::StopDraining(EventLoop* loop, std::unique_lock<std::mutex>& lock, bool hand_over) {
-  std::erase(draining_loops_, loop);
-  lock.unlock();
+Scheduler::LoopDrain* Scheduler::DrainOf(uint64_t loop_id) {
+  for (LoopDrain& drain : drains_) {
+    if (drain.loop_id == loop_id) return &drain;
+  }
+  return nullptr;
+}
+
+void Scheduler::EndDrain(uint64_t loop_id, bool hand_over) {
+  std::erase_if(drains_, [loop_id](const LoopDrain& d) { return d.loop_id == loop_id; });
   if (hand_over) ready_.notify_one();
+}
+
+bool Scheduler::SpareIdleWorker() const {
+  size_t waiting_drains = 0;
+  for (const LoopDrain& drain : drains_) waiting_drains += drain.running ? 0 : 1;
+  return idle_workers_ > inline_running_ + waiting_drains;
 }
 
 bool Scheduler::BulkWouldBeLate(int64_t now_us, int64_t deadline_us, uint32_t cost) const {

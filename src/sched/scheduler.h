@@ -8,7 +8,7 @@
 // event-loop thread (common/event_loop.h) it runs from that loop once the loop has handed over
 // every request it has read, so that the most urgent of them goes first.
 // Owns its threads; thread-safe. A loop that ran Submit must stop before the scheduler is
-// destroyed (the work it was handed refers to the scheduler).
+// destroyed (the drain posted to it refers to the scheduler).
 #pragma once
 
 #include <algorithm>
@@ -95,9 +95,9 @@ class Scheduler {
 
  private:
   void RunWorker();
-  // Whether a single request (cost 1) may run on its caller's thread now (see
-  // inline_when_idle): a batch would hold that thread, and every connection it serves, for
-  // its whole length. Under mu_.
+  // Whether a single request (cost 1) may run on its caller's thread now, or on a loop thread
+  // start a drain (see inline_when_idle): a batch would hold that thread, and every connection
+  // it serves, for its whole length. Under mu_.
   bool MayRunInline() const;
   // The part of MayRunInline that still holds for requests already queued: a worker is idle
   // and the downstream backlog is under its limit. Under mu_.
@@ -108,17 +108,24 @@ class Scheduler {
   // Runs `item` on the calling thread as an inline submission, which the caller has counted in
   // inline_running_ under mu_ (Stop waits for it). Not under mu_.
   void RunInline(QueuedItem& item);
-  // Runs the most urgent queued request on `loop`'s thread, then posts itself to the loop again
-  // while requests wait; hands them to the workers instead once running inline is no longer
-  // allowed (see MayRunInline).
+
+  // A loop's drain: posted to the loop and waiting there, or running a request on one of the
+  // loop's threads. A loop has at most one.
+  struct LoopDrain {
+    uint64_t loop_id = 0;
+    bool running = false;
+  };
+  // Runs the most urgent queued request on a thread of `loop`, then posts itself to the loop
+  // again while requests wait; hands them to the workers instead when a batch is queued or
+  // InlineAllowed no longer holds, and ends when the queue is empty or the scheduler stops.
   void DrainOnLoop(EventLoop* loop);
-  // Ends `loop`'s drain and releases `lock` (on mu_); `hand_over` wakes a worker for what
-  // remains queued.
-  void StopDraining(EventLoop* loop, std::unique_lock<std::mutex>& lock, bool hand_over);
-  // Whether `loop` has a DrainOnLoop posted or running. Under mu_.
-  bool Draining(const EventLoop* loop) const {
-    return std::find(draining_loops_.begin(), draining_loops_.end(), loop) != draining_loops_.end();
-  }
+  // `loop`'s drain, or null. Under mu_.
+  LoopDrain* DrainOf(uint64_t loop_id);
+  // Ends `loop_id`'s drain; `hand_over` wakes a worker for what remains queued. Under mu_.
+  void EndDrain(uint64_t loop_id, bool hand_over);
+  // Whether more workers wait than inline runs and posted drains hold (each holds one idle
+  // worker's share). Under mu_.
+  bool SpareIdleWorker() const;
   // Whether a bulk request of `cost` transactions queued now, behind everything waiting, would
   // be answered only after its deadline even on the fallback path. Under mu_.
   bool BulkWouldBeLate(int64_t now_us, int64_t deadline_us, uint32_t cost) const;
@@ -141,10 +148,10 @@ class Scheduler {
   RequestQueue queue_;
   QueueDrainEstimator drain_;
   bool stopping_ = false;
-  size_t idle_workers_ = 0;                 // workers waiting for work
-  size_t inline_running_ = 0;               // submissions being run on their caller's thread
-  std::vector<EventLoop*> draining_loops_;  // loops with a DrainOnLoop posted or running
-  std::condition_variable inline_done_;     // inline_running_ fell to 0 (Stop waits for it)
+  size_t idle_workers_ = 0;    // workers waiting for work
+  size_t inline_running_ = 0;  // submissions being run on their caller's thread
+  std::vector<LoopDrain> drains_;
+  std::condition_variable inline_done_;  // inline_running_ fell to 0 (Stop waits for it)
   std::vector<std::thread> threads_;
 };
 

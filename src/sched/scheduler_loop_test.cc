@@ -8,6 +8,7 @@
 #include <functional>
 #include <future>
 #include <mutex>
+#include <new>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -108,11 +109,11 @@ class Runs {
 };
 
 TEST(SchedulerLoopTest, WhatTheLoopReadTogetherRunsMostUrgentFirstOnTheLoop) {
+  Runs runs;  // before the scheduler, which runs what is still queued when destroyed
   MetricsRegistry metrics;
   Scheduler scheduler(OneWorkerInline(), SystemClock::Instance(), metrics);
   ASSERT_TRUE(WaitUntilIdle(scheduler));
   HandLoop loop;
-  Runs runs;
   ASSERT_EQ(runs.Submit(scheduler, Priority::kBulk, "bulk 1"), Scheduler::Admission::kQueued);
   ASSERT_EQ(runs.Submit(scheduler, Priority::kBulk, "bulk 2"), Scheduler::Admission::kQueued);
   ASSERT_EQ(runs.Submit(scheduler, Priority::kStandard, "standard"), Scheduler::Admission::kQueued);
@@ -126,11 +127,11 @@ TEST(SchedulerLoopTest, WhatTheLoopReadTogetherRunsMostUrgentFirstOnTheLoop) {
 }
 
 TEST(SchedulerLoopTest, WhatTheLoopReadsBetweenTwoRunsJoinsTheQueueBeforeTheNext) {
+  Runs runs;  // before the scheduler, which runs what is still queued when destroyed
   MetricsRegistry metrics;
   Scheduler scheduler(OneWorkerInline(), SystemClock::Instance(), metrics);
   ASSERT_TRUE(WaitUntilIdle(scheduler));
   HandLoop loop;
-  Runs runs;
   runs.Submit(scheduler, Priority::kBulk, "bulk 1");
   runs.Submit(scheduler, Priority::kBulk, "bulk 2");
   ASSERT_TRUE(loop.RunOne());
@@ -142,11 +143,11 @@ TEST(SchedulerLoopTest, WhatTheLoopReadsBetweenTwoRunsJoinsTheQueueBeforeTheNext
 }
 
 TEST(SchedulerLoopTest, AnIdleLoopGetsANewDrainForTheNextRequest) {
+  Runs runs;  // before the scheduler, which runs what is still queued when destroyed
   MetricsRegistry metrics;
   Scheduler scheduler(OneWorkerInline(), SystemClock::Instance(), metrics);
   ASSERT_TRUE(WaitUntilIdle(scheduler));
   HandLoop loop;
-  Runs runs;
   runs.Submit(scheduler, Priority::kStandard, "first");
   EXPECT_EQ(loop.RunAll(), 1);  // the drain ends with the queue: nothing more is posted
   runs.Submit(scheduler, Priority::kStandard, "second");
@@ -156,6 +157,7 @@ TEST(SchedulerLoopTest, AnIdleLoopGetsANewDrainForTheNextRequest) {
 }
 
 TEST(SchedulerLoopTest, AJournalBacklogOverItsLimitHandsTheQueueToTheWorker) {
+  Runs runs;
   MetricsRegistry metrics;
   std::atomic<size_t> backlog{0};
   SchedulerOptions options = OneWorkerInline([&backlog] { return backlog.load(); });
@@ -163,7 +165,6 @@ TEST(SchedulerLoopTest, AJournalBacklogOverItsLimitHandsTheQueueToTheWorker) {
   Scheduler scheduler(options, SystemClock::Instance(), metrics);
   ASSERT_TRUE(WaitUntilIdle(scheduler));
   HandLoop loop;
-  Runs runs;
   runs.Submit(scheduler, Priority::kStandard, "a");
   runs.Submit(scheduler, Priority::kStandard, "b");
   backlog = 1'000;
@@ -174,15 +175,17 @@ TEST(SchedulerLoopTest, AJournalBacklogOverItsLimitHandsTheQueueToTheWorker) {
   for (std::thread::id id : runs.threads()) EXPECT_NE(id, std::this_thread::get_id());
 }
 
-TEST(SchedulerLoopTest, ABatchQueuedDuringADrainGoesToTheWorker) {
-  // A batch would hold the loop, and every connection it serves, for its whole length.
+TEST(SchedulerLoopTest, ABatchSubmittedOnALoopGoesToTheWorker) {
+  // A batch would hold the loop, and every connection it serves, for its whole length. It wakes
+  // the worker itself; a drain that finds one queued first (a race this test does not force)
+  // hands the queue over rather than take it.
+  std::promise<std::thread::id> batch_ran_on;
+  Runs runs;
   MetricsRegistry metrics;
   Scheduler scheduler(OneWorkerInline(), SystemClock::Instance(), metrics);
   ASSERT_TRUE(WaitUntilIdle(scheduler));
   HandLoop loop;
-  Runs runs;
   runs.Submit(scheduler, Priority::kBulk, "single");
-  std::promise<std::thread::id> batch_ran_on;
   ASSERT_EQ(
       scheduler.Submit(Priority::kRealtime, std::nullopt, NowUs(),
                        [&](bool, int64_t) { batch_ran_on.set_value(std::this_thread::get_id()); },
@@ -195,12 +198,55 @@ TEST(SchedulerLoopTest, ABatchQueuedDuringADrainGoesToTheWorker) {
   ASSERT_TRUE(runs.WaitFor(1));
 }
 
-TEST(SchedulerLoopTest, AThrowingRunEndsTheDrainAndTheWorkerTakesTheRest) {
+TEST(SchedulerLoopTest, WhileTheDrainRunsARequestTheLoopsOtherThreadsDoNotWaitForIt) {
+  // A server with several I/O threads shares one loop among them.
+  std::promise<void> release;
+  std::shared_future<void> released = release.get_future().share();
+  std::promise<void> started;
+  Runs runs;
   MetricsRegistry metrics;
   Scheduler scheduler(OneWorkerInline(), SystemClock::Instance(), metrics);
   ASSERT_TRUE(WaitUntilIdle(scheduler));
   HandLoop loop;
+  scheduler.Submit(Priority::kBulk, std::nullopt, NowUs(), [&](bool, int64_t) {
+    started.set_value();
+    released.wait();
+  });
+  std::thread other([&] {
+    EventLoop::SetCurrent(&loop);
+    loop.RunOne();  // the drain: runs the bulk request, which holds this thread
+    EventLoop::SetCurrent(nullptr);
+  });
+  started.get_future().wait();
+  runs.Submit(scheduler, Priority::kRealtime, "realtime");  // from this thread of the loop
+  const bool ran = runs.WaitFor(1);                         // on the worker, meanwhile
+  release.set_value();
+  other.join();
+  EXPECT_TRUE(ran);
+  loop.RunAll();
+}
+
+TEST(SchedulerLoopTest, AJoiningRequestWakesAWorkerIdleBeyondTheDrainsShare) {
   Runs runs;
+  MetricsRegistry metrics;
+  SchedulerOptions options = OneWorkerInline();
+  options.workers = 2;
+  Scheduler scheduler(options, SystemClock::Instance(), metrics);
+  ASSERT_TRUE(WaitUntilIdle(scheduler));
+  HandLoop loop;
+  runs.Submit(scheduler, Priority::kStandard, "first");   // the drain holds one worker's share
+  runs.Submit(scheduler, Priority::kStandard, "second");  // the other worker is woken
+  EXPECT_TRUE(runs.WaitFor(2));                           // without turning the loop
+  loop.RunAll();
+  EXPECT_EQ(runs.order().size(), 2u);
+}
+
+TEST(SchedulerLoopTest, AThrowingRunEndsTheDrainAndTheWorkerTakesTheRest) {
+  Runs runs;  // before the scheduler, which runs what is still queued when destroyed
+  MetricsRegistry metrics;
+  Scheduler scheduler(OneWorkerInline(), SystemClock::Instance(), metrics);
+  ASSERT_TRUE(WaitUntilIdle(scheduler));
+  HandLoop loop;
   scheduler.Submit(Priority::kRealtime, std::nullopt, NowUs(),
                    [](bool, int64_t) { throw std::runtime_error("work failed"); });
   runs.Submit(scheduler, Priority::kStandard, "after the throw");
@@ -215,16 +261,51 @@ TEST(SchedulerLoopTest, AThrowingRunEndsTheDrainAndTheWorkerTakesTheRest) {
 }
 
 TEST(SchedulerLoopTest, StopRunsWhatWaitsForADrainOnceAndTheLateDrainDoesNothing) {
+  Runs runs;  // before the scheduler, which runs what is still queued when destroyed
   MetricsRegistry metrics;
   Scheduler scheduler(OneWorkerInline(), SystemClock::Instance(), metrics);
   ASSERT_TRUE(WaitUntilIdle(scheduler));
   HandLoop loop;
-  Runs runs;
   runs.Submit(scheduler, Priority::kStandard, "queued");
   scheduler.Stop();
   EXPECT_EQ(runs.order(), (std::vector<std::string>{"queued"}));
   loop.RunAll();
   EXPECT_EQ(runs.order().size(), 1u);
+}
+
+TEST(SchedulerLoopTest, ALoopMadeWhereAStoppedOneWasGetsADrainOfItsOwn) {
+  // A stopped loop never runs the drain posted to it; a later loop at the same address must
+  // not be taken for it (its requests would then wait for a drain that never comes).
+  Runs runs;
+  MetricsRegistry metrics;
+  Scheduler scheduler(OneWorkerInline(), SystemClock::Instance(), metrics);
+  ASSERT_TRUE(WaitUntilIdle(scheduler));
+  alignas(HandLoop) unsigned char storage[sizeof(HandLoop)];
+  auto* stopped = new (storage) HandLoop;
+  runs.Submit(scheduler, Priority::kStandard, "left in the stopped loop");
+  EXPECT_EQ(stopped->posted(), 1u);
+  stopped->~HandLoop();  // its drain never ran
+  auto* later = new (storage) HandLoop;
+  runs.Submit(scheduler, Priority::kRealtime, "on the later loop");
+  // Not joined to the stale drain: with a request already queued it goes to the worker, which
+  // is woken for it and takes both.
+  EXPECT_TRUE(runs.WaitFor(2));
+  later->RunAll();
+  EXPECT_EQ(runs.order().size(), 2u);
+  later->~HandLoop();
+}
+
+TEST(SchedulerLoopTest, TheFifoBaselineRunsInsideSubmitEvenOnALoop) {
+  Runs runs;
+  MetricsRegistry metrics;
+  SchedulerOptions options = OneWorkerInline();
+  options.fifo = true;
+  Scheduler scheduler(options, SystemClock::Instance(), metrics);
+  ASSERT_TRUE(WaitUntilIdle(scheduler));
+  HandLoop loop;
+  runs.Submit(scheduler, Priority::kBulk, "bulk");
+  EXPECT_EQ(runs.order(), (std::vector<std::string>{"bulk"}));
+  EXPECT_EQ(loop.posted(), 0u);
 }
 
 TEST(SchedulerLoopTest, OffTheLoopThreadTheIdleSchedulerStillRunsOnTheCaller) {

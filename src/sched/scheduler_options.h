@@ -53,13 +53,13 @@ struct SchedulerOptions {
   double ewma_alpha = 0.05;
   CircuitBreakerOptions breaker;
   // A single request (not a batch) that arrives while a worker is idle, nothing is queued and
-  // the downstream backlog (below) is under its limit is decided on the submitting thread (the
-  // HTTP I/O thread) instead of being handed to a worker: no wake-up, no two context switches,
-  // no cross-core hand-off. On an event-loop thread (common/event_loop.h) it is decided from
-  // the loop, after the other requests the loop has read, most urgent first (Scheduler).
-  // Needs downstream_backlog and a downstream_limit above 0. Off by
-  // default here (a caller that must not block, or a test that holds its workers, would run
-  // the work itself); the engine's [sched] inline_when_idle turns it on.
+  // the downstream backlog (below) is under its limit is decided on the submitting thread
+  // instead of being handed to a worker: no wake-up, no two context switches, no cross-core
+  // hand-off. On an event-loop thread (common/event_loop.h) it is decided from the loop, after
+  // the other requests the loop has read meanwhile, most urgent first (Scheduler). Needs
+  // downstream_backlog and a downstream_limit above 0. Off by default here (a caller that must
+  // not block, or a test that holds its workers, would run the work itself); the engine's
+  // [sched] inline_when_idle turns it on.
   bool inline_when_idle = false;
   // Plain FIFO across classes (no priorities, no deadline-driven fallback): only to measure
   // what the scheduler buys.
