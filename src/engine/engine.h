@@ -47,8 +47,9 @@ class Engine {
   // Queues one transaction in its priority class, for `caller`'s tenant (its rate limit, fair
   // share, account state and journal records); `done` runs on a worker thread.
   // `received_ns` is the monotonic time the request arrived (deadline and queue timing).
-  // On refusal (kResourceExhausted: bulk over capacity or the tenant over its rate or share;
-  // kUnavailable: full or stopping) `done` is never called.
+  // On refusal (kResourceExhausted: bulk over capacity or that would wait past its deadline,
+  // or the tenant over its rate or share; kUnavailable: full or stopping) `done` is never
+  // called.
   Status Submit(Transaction txn, Caller caller, int64_t received_ns, DecisionCallback done);
   // Queues a batch as one task in its most urgent item's class, decided in order (so two items
   // on one account see each other, as separate requests would). Items that failed decoding

@@ -24,8 +24,9 @@ Caller CallerOf(const HttpRequest& request) {
   return Caller{request.auth.tenant, request.auth.principal};
 }
 
-// A refused admission: 429 with Retry-After for bulk over capacity or a tenant over its rate
-// (the exact wait its token bucket needs) or share, 503 otherwise.
+// A refused admission: 429 with Retry-After for bulk over capacity or that would wait past its
+// deadline, or a tenant over its rate (the exact wait its token bucket needs) or share; 503
+// otherwise.
 HttpResponse Refused(Engine& engine, const HttpRequest& request, const Status& status) {
   HttpResponse response = ErrorResponse(status);
   int64_t seconds = 1;
