@@ -148,9 +148,9 @@ class Scheduler {
   RequestQueue queue_;
   QueueDrainEstimator drain_;
   bool stopping_ = false;
-  size_t idle_workers_ = 0;    // workers waiting for work
-  size_t inline_running_ = 0;  // submissions being run on their caller's thread
-  std::vector<LoopDrain> drains_;
+  size_t idle_workers_ = 0;              // workers waiting for work
+  size_t inline_running_ = 0;            // submissions being run on their caller's thread
+  std::vector<LoopDrain> drains_;        // at most one per loop, found by its id
   std::condition_variable inline_done_;  // inline_running_ fell to 0 (Stop waits for it)
   std::vector<std::thread> threads_;
 };
