@@ -10,18 +10,13 @@
 #include <thread>
 
 #include "sched/scheduler.h"
+#include "sched/scheduler_test_util.h"
 
 namespace verdict {
 namespace {
 
-// Waits (bounded) until every worker has started and waits for work.
-bool WaitUntilIdle(const Scheduler& scheduler) {
-  for (int i = 0; i < 5000; ++i) {
-    if (scheduler.idle_workers() == scheduler.worker_count()) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
-  return false;
-}
+using testing_util::OneWorker;
+using testing_util::WaitUntilIdle;
 
 // Submits a standard request whose work reports the thread it ran on.
 std::future<std::thread::id> SubmitReportingThread(Scheduler& scheduler, Priority priority) {
@@ -33,15 +28,6 @@ std::future<std::thread::id> SubmitReportingThread(Scheduler& scheduler, Priorit
                        [ran_on](bool, int64_t) { ran_on->set_value(std::this_thread::get_id()); }),
       Scheduler::Admission::kQueued);
   return result;
-}
-
-// One worker, and an idle journal behind it (inline runs need a backlog limit).
-SchedulerOptions OneWorker(bool inline_when_idle) {
-  SchedulerOptions options;
-  options.workers = 1;
-  options.inline_when_idle = inline_when_idle;
-  options.downstream_backlog = [] { return size_t{0}; };
-  return options;
 }
 
 TEST(SchedulerInlineTest, IdleSchedulerRunsTheWorkOnTheSubmittingThreadBeforeReturning) {

@@ -18,9 +18,12 @@
 
 #include "common/event_loop.h"
 #include "sched/scheduler.h"
+#include "sched/scheduler_test_util.h"
 
 namespace verdict {
 namespace {
+
+using testing_util::WaitUntilIdle;
 
 // A loop the test turns by hand, installed on the test thread for its lifetime.
 class HandLoop : public EventLoop {
@@ -59,20 +62,9 @@ class HandLoop : public EventLoop {
   std::deque<std::function<void()>> posted_;
 };
 
-bool WaitUntilIdle(const Scheduler& scheduler) {
-  for (int i = 0; i < 5000; ++i) {
-    if (scheduler.idle_workers() == scheduler.worker_count()) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
-  return false;
-}
-
+// One worker and an inline-enabled scheduler, whose journal backlog `backlog` reports.
 SchedulerOptions OneWorkerInline(std::function<size_t()> backlog = [] { return size_t{0}; }) {
-  SchedulerOptions options;
-  options.workers = 1;
-  options.inline_when_idle = true;
-  options.downstream_backlog = std::move(backlog);
-  return options;
+  return testing_util::OneWorker(true, std::move(backlog));
 }
 
 int64_t NowUs() { return SystemClock::Instance().MonotonicNanos() / 1000; }
