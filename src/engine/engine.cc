@@ -224,20 +224,27 @@ int64_t Engine::RetryAfterSeconds(std::string_view tenant) {
   return Scheduler::RetryAfterSeconds(scheduler_->RetryAfterUs(scheduler_->TenantFor(tenant)));
 }
 
+int64_t Engine::BulkRetryAfterSeconds() const {
+  return Scheduler::RetryAfterSeconds(scheduler_->BacklogDrainUs());
+}
+
 Status Engine::SubmitBatch(std::vector<Result<Transaction>> items, Caller caller,
                            int64_t received_ns, BatchCallback done) {
   Priority priority = Priority::kBulk;
   std::optional<int32_t> deadline_ms;
+  uint32_t decodable = 0;
   for (const auto& item : items) {
     if (!item.ok()) continue;
+    ++decodable;
     priority = std::min(priority, item->priority);  // enum order: realtime is most urgent
     if (item->deadline_ms && (!deadline_ms || *item->deadline_ms < *deadline_ms)) {
       deadline_ms = item->deadline_ms;
     }
   }
-  // Each item counts towards the tenant's rate limit and fair share.
-  const Scheduler::Submission submission{scheduler_->TenantFor(caller.tenant),
-                                         static_cast<uint32_t>(items.size())};
+  // Each item to decide counts towards the tenant's rate limit and fair share, and the queue's
+  // work; one that failed decoding is answered with its error at no cost (the scheduler counts
+  // a batch as at least one).
+  const Scheduler::Submission submission{scheduler_->TenantFor(caller.tenant), decodable};
   return AdmissionStatus(scheduler_->Submit(
       priority, deadline_ms, received_ns / 1000,
       [this, items = std::move(items), caller = std::move(caller), received_ns,

@@ -25,12 +25,14 @@ Caller CallerOf(const HttpRequest& request) {
 }
 
 // A refused admission: 429 with Retry-After for bulk over capacity or that would wait past its
-// deadline, or a tenant over its rate (the exact wait its token bucket needs) or share; 503
-// otherwise.
+// deadline (the time the backlog takes to drain at its measured rate), or a tenant over its
+// rate (the exact wait its token bucket needs) or share; 503 otherwise.
 HttpResponse Refused(Engine& engine, const HttpRequest& request, const Status& status) {
   HttpResponse response = ErrorResponse(status);
   int64_t seconds = 1;
-  if (status.code() == StatusCode::kResourceExhausted && status.field() == "tenant") {
+  if (status.code() == StatusCode::kResourceExhausted && status.field() != "tenant") {
+    seconds = engine.BulkRetryAfterSeconds();
+  } else if (status.code() == StatusCode::kResourceExhausted) {
     seconds = engine.RetryAfterSeconds(request.auth.tenant);
     // The tenant is over its rate or share: its connection is not read again until the time
     // it was told to wait has passed (server.max_read_pause_ms caps it), so a flood costs the

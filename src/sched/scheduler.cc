@@ -64,6 +64,11 @@ int64_t Scheduler::RetryAfterUs(TenantId tenant) const {
   return tenants_.Get(tenant).bucket.WaitUs(NowUs(clock_));
 }
 
+int64_t Scheduler::BacklogDrainUs() const {
+  std::lock_guard lock(mu_);
+  return drain_.usable() ? static_cast<int64_t>(drain_.WaitUs(queue_.cost())) : 0;
+}
+
 Scheduler::Admission Scheduler::Submit(Priority priority, std::optional<int32_t> deadline_ms,
                                        int64_t received_us, Work work, Submission submission) {
   const int64_t now = NowUs(clock_);

@@ -83,6 +83,9 @@ class Scheduler {
   // How long until `tenant` may submit one more request (0: now): the Retry-After of a
   // kRateLimited refusal, rounded up to whole seconds by RetryAfterSeconds.
   int64_t RetryAfterUs(TenantId tenant) const;
+  // How long what is queued now takes to drain at the rate measured over this backlog (0: no
+  // backlog measured): the Retry-After of a kBulkFull or kBulkWouldBeLate refusal.
+  int64_t BacklogDrainUs() const;
   static int64_t RetryAfterSeconds(int64_t micros) {
     return std::max<int64_t>(1, (micros + 999'999) / 1'000'000);
   }

@@ -230,6 +230,25 @@ TEST_F(MeasuredDrainTest, BulkRequestThatWouldWaitPastItsDeadlineIsRefused) {
   EXPECT_EQ(recorder_.runs.size(), 203u);
 }
 
+// A bulk refusal's Retry-After is the time the backlog takes to drain at its measured rate.
+TEST_F(MeasuredDrainTest, BacklogDrainTimeIsTheQueuedTransactionsAtTheMeasuredRate) {
+  ASSERT_NO_FATAL_FAILURE(Start(/*fifo=*/false, 8'192));
+  EXPECT_EQ(scheduler_->BacklogDrainUs(), 10'000);  // step 3 alone, at 10 ms
+  QueueBulk(149);
+  EXPECT_EQ(scheduler_->BacklogDrainUs(), 1'500'000);
+  EXPECT_EQ(Scheduler::RetryAfterSeconds(scheduler_->BacklogDrainUs()), 2);
+  stepper_.Release(3);
+  recorder_.WaitFor(149);
+}
+
+TEST(SchedulerTest, NoBacklogDrainTimeBeforeABacklogIsMeasured) {
+  ManualClock clock(10'000'000);
+  MetricsRegistry metrics;
+  Scheduler scheduler(SchedulerOptions{}, clock, metrics);
+  EXPECT_EQ(scheduler.BacklogDrainUs(), 0);
+  EXPECT_EQ(Scheduler::RetryAfterSeconds(scheduler.BacklogDrainUs()), 1);
+}
+
 TEST_F(MeasuredDrainTest, FifoModeRefusesBulkOnlyAtItsCapacity) {
   ASSERT_NO_FATAL_FAILURE(Start(/*fifo=*/true, 300));
   // Step 3 and 299 more fill the capacity; the estimate (3 s of wait) refuses none of them.

@@ -64,6 +64,26 @@ class RateLimitTest(unittest.TestCase):
         conn.close()
         self.assertTrue(engine.alive(), engine.read_log())
 
+    def test_a_batch_costs_only_its_decodable_items(self):
+        # A batch of one transaction and two undecodable items takes one token (rate 0.01/s):
+        # the next request is told to wait 100 s, not the 300 s three tokens would owe.
+        engine = self.start(max_pause_ms=0)
+        conn = engine.connection()
+        batch = {"transactions": [vp.transaction("a-1"), {"amount": "x"}, 7]}
+        status, _, body = engine.request("POST", "/v1/decisions:batch", batch,
+                                         {"Authorization": "Bearer " + self.alpha["key"]}, conn)
+        self.assertEqual(status, 200, body)
+        items = json.loads(body)["decisions"]
+        self.assertEqual(len(items), 3, body)
+        self.assertIn("decision_id", items[0], body)
+        self.assertIn("error", items[1], body)
+        self.assertIn("error", items[2], body)
+        status, headers, body = self.decide(engine, conn, self.alpha, "a-2")
+        self.assertEqual(status, 429, body)
+        self.assertLessEqual(int(headers["retry-after"]), 100)
+        self.assertGreater(int(headers["retry-after"]), 90)
+        conn.close()
+
     def test_a_pause_longer_than_the_read_timeout_does_not_cut_the_connection(self):
         # The pause (1 to 2 s) is no read or write in progress: the read timeout (300 ms) must
         # not end it. The request sent meanwhile is read once the pause is over and refused again.
