@@ -5,9 +5,14 @@
 
 # Simulated payments (the population the demo model was trained on), one JSON object a line, in
 # $work/sim.jsonl.
+# The requests file is synced before any engine starts: left dirty, its ~100 MB (with the
+# simulator's CSV) would be written back by the kernel 30 s later (vm.dirty_expire_centisecs),
+# in the middle of whatever run is then measured (docs/PERFORMANCE.md, session 15).
 make_sim_input() {
   "$BIN/verdict" sim --accounts 20000 --days 40 --out "$work/sim.csv" > /dev/null 2>&1
   /usr/bin/python3 bench/load/sim_to_requests.py "$work/sim.csv" "$work/sim.jsonl"
+  rm -f "$work/sim.csv"
+  sync "$work/sim.jsonl"
 }
 
 # Prints a fresh API key of tenant "bench" with role $1, made in $work/var.
