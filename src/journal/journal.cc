@@ -22,7 +22,6 @@ struct Journal::Pending {
   std::string txn_key;
   std::vector<StateUpdate> state_updates;
   CommitCallback done;
-  bool urgent = false;
 };
 
 // A group whose WriteBatch is built (hashes chained, indexes and state added) and not yet
@@ -221,7 +220,6 @@ Result<uint64_t> Journal::Enqueue(JournalEntry entry, CommitCallback done) {
   p->state_updates = std::move(entry.state_updates);
   p->done = std::move(done);
   const bool entry_urgent = entry.urgent;
-  p->urgent = entry_urgent;
 
   // The store lookup runs outside the lock; committed_gen_ tells whether an entry left the
   // pending map meanwhile (then it is in the store and the lookup is repeated under the lock).
@@ -598,13 +596,8 @@ void Journal::CommitPrepared(PreparedGroup& prepared) {
   if (records_total_) records_total_->Increment(group.size());
   if (group_size_) group_size_->Observe(static_cast<double>(group.size()));
   if (commit_seconds_) commit_seconds_->Observe(seconds);
-  // Urgent entries' callbacks first: an urgent entry ends the writer's wait, so it is usually
-  // the last of its group, and each callback hands a response to an I/O thread, which writes
-  // them in the order handed.
-  for (bool urgent : {true, false}) {
-    for (size_t i = 0; i < group.size(); ++i) {
-      if (group[i]->urgent == urgent) group[i]->done(CommitInfo{group[i]->seq, prepared.hashes[i]});
-    }
+  for (size_t i = 0; i < group.size(); ++i) {
+    group[i]->done(CommitInfo{group[i]->seq, prepared.hashes[i]});
   }
   for (auto& w : ready) w(Status::Ok());
   group.clear();

@@ -404,42 +404,6 @@ TEST(JournalTest, AnUrgentEntryEndsTheWritersWait) {
   EXPECT_TRUE(ordinary.get().ok());
 }
 
-// Within one group, urgent (realtime) entries' callbacks run first, then the others in
-// sequence order: each hands a response to an I/O thread, which writes them in that order.
-TEST(JournalTest, AGroupsUrgentCallbacksRunFirst) {
-  TempDir dir;
-  MetricsRegistry metrics;
-  JournalOptions o = Options(dir);
-  o.metrics = &metrics;
-  auto j = OpenOrDie(o);
-  HeldCallback first;
-  ASSERT_TRUE(j->Enqueue(MakeEntry(1), first.Callback()).ok());
-  first.WaitUntilEntered();  // the writer is held: what follows queues up
-  std::mutex mu;
-  std::vector<uint64_t> order;
-  std::vector<std::future<Status>> done;
-  const bool urgent[] = {false, true, false, true};
-  for (uint64_t i = 0; i < 4; ++i) {
-    JournalEntry entry = MakeEntry(2 + i);
-    entry.urgent = urgent[i];
-    auto promise = std::make_shared<std::promise<Status>>();
-    done.push_back(promise->get_future());
-    ASSERT_TRUE(j->Enqueue(std::move(entry), [&, promise](const Result<CommitInfo>& r) {
-                   {
-                     std::lock_guard lock(mu);
-                     order.push_back(r.ok() ? r->seq : 0);
-                   }
-                   promise->set_value(r.status());
-                 }).ok());
-  }
-  Counter* commits = metrics.GetCounter("verdict_journal_commits_total", "");
-  const uint64_t commits_before = commits->value();
-  first.Release();
-  for (auto& f : done) ASSERT_TRUE(f.get().ok());
-  EXPECT_EQ(commits->value() - commits_before, 1u);  // one group
-  EXPECT_EQ(order, (std::vector<uint64_t>{3, 5, 2, 4}));
-}
-
 TEST(JournalTest, DuplicateTransactionsAreRefusedWhilePendingAndAfterCommit) {
   TempDir dir;
   auto j = OpenOrDie(Options(dir));
