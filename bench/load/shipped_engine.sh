@@ -5,14 +5,17 @@
 
 # Simulated payments (the population the demo model was trained on), one JSON object a line, in
 # $work/sim.jsonl.
-# The requests file is synced before any engine starts: left dirty, its ~100 MB (with the
-# simulator's CSV) would be written back by the kernel 30 s later (vm.dirty_expire_centisecs),
-# in the middle of whatever run is then measured (docs/PERFORMANCE.md, session 15).
+# The requests files (sim.jsonl; realtime.jsonl, the same with transaction ids of their own,
+# which the same id with another body would make a 409 conflict) are synced before any engine
+# starts: left dirty, their 70 MB each would be written back by the kernel 30 s later
+# (vm.dirty_expire_centisecs), in the middle of whatever run is then measured
+# (docs/PERFORMANCE.md, session 15).
 make_sim_input() {
   "$BIN/verdict" sim --accounts 20000 --days 40 --out "$work/sim.csv" > /dev/null 2>&1
   /usr/bin/python3 bench/load/sim_to_requests.py "$work/sim.csv" "$work/sim.jsonl"
   rm -f "$work/sim.csv"
-  sync "$work/sim.jsonl"
+  sed 's/"transaction_id":"/"transaction_id":"rt-/' "$work/sim.jsonl" > "$work/realtime.jsonl"
+  sync "$work/sim.jsonl" "$work/realtime.jsonl"
 }
 
 # Prints a fresh API key of tenant "bench" with role $1, made in $work/var.
@@ -60,10 +63,8 @@ start_engine() {
 }
 
 # Realtime requests to the realtime listener from a second verdict-load in the background (pid
-# in REALTIME_LOAD), with transaction ids of their own (the same id with another body would be a
-# 409 conflict). Arguments: RATE SECONDS OUT_JSON.
+# in REALTIME_LOAD), from realtime.jsonl (make_sim_input). Arguments: RATE SECONDS OUT_JSON.
 realtime_load() {
-  sed 's/"transaction_id":"/"transaction_id":"rt-/' "$work/sim.jsonl" > "$work/realtime.jsonl"
   taskset -c "${LOAD_CPU:-0}" "$BIN/verdict-load" --target "http://127.0.0.1:$REALTIME_PORT" \
     --rate "$1" --duration "$2" --connections 8 --mix realtime=1 \
     --input "$work/realtime.jsonl" --header "Authorization: Bearer $KEY" --json > "$3" &

@@ -225,7 +225,7 @@ int64_t Engine::RetryAfterSeconds(std::string_view tenant) {
 }
 
 int64_t Engine::BulkRetryAfterSeconds() const {
-  return Scheduler::RetryAfterSeconds(scheduler_->BacklogDrainUs());
+  return Scheduler::RetryAfterSeconds(scheduler_->BulkRetryAfterUs());
 }
 
 Status Engine::SubmitBatch(std::vector<Result<Transaction>> items, Caller caller,
@@ -242,8 +242,15 @@ Status Engine::SubmitBatch(std::vector<Result<Transaction>> items, Caller caller
     }
   }
   // Each item to decide counts towards the tenant's rate limit and fair share, and the queue's
-  // work; one that failed decoding is answered with its error at no cost (the scheduler counts
-  // a batch as at least one).
+  // work; one that failed decoding is answered with its error at no cost, and a batch of only
+  // such items is answered at once.
+  if (decodable == 0) {
+    std::vector<Result<Decision>> errors;
+    errors.reserve(items.size());
+    for (const auto& item : items) errors.push_back(item.status());
+    done(std::move(errors));
+    return Status::Ok();
+  }
   const Scheduler::Submission submission{scheduler_->TenantFor(caller.tenant), decodable};
   return AdmissionStatus(scheduler_->Submit(
       priority, deadline_ms, received_ns / 1000,

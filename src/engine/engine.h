@@ -58,8 +58,7 @@ class Engine {
                      BatchCallback done);
   // Whole seconds until `tenant` may submit again after a rate-limit refusal (Retry-After).
   int64_t RetryAfterSeconds(std::string_view tenant);
-  // Whole seconds until the scheduler's backlog has drained (at least 1): the Retry-After of a
-  // bulk refusal.
+  // The Retry-After of a bulk refusal in whole seconds, at least 1 (Scheduler::BulkRetryAfterUs).
   int64_t BulkRetryAfterSeconds() const;
   // Decides on the calling thread; `done` runs once the decision is durable (on one of the
   // journal's threads), or at once for an error or a replayed transaction. `fallback` skips the

@@ -64,9 +64,12 @@ int64_t Scheduler::RetryAfterUs(TenantId tenant) const {
   return tenants_.Get(tenant).bucket.WaitUs(NowUs(clock_));
 }
 
-int64_t Scheduler::BacklogDrainUs() const {
+int64_t Scheduler::BulkRetryAfterUs() const {
   std::lock_guard lock(mu_);
-  return drain_.usable() ? static_cast<int64_t>(drain_.WaitUs(queue_.cost())) : 0;
+  if (!drain_.usable()) return 0;
+  const double over = drain_.WaitUs(queue_.cost()) -
+                      static_cast<double>(DeadlineFor(Priority::kBulk, std::nullopt, 0));
+  return static_cast<int64_t>(std::clamp(over, 0.0, double{kMaxBulkRetryAfterUs}));
 }
 
 Scheduler::Admission Scheduler::Submit(Priority priority, std::optional<int32_t> deadline_ms,

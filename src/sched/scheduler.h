@@ -83,9 +83,13 @@ class Scheduler {
   // How long until `tenant` may submit one more request (0: now): the Retry-After of a
   // kRateLimited refusal, rounded up to whole seconds by RetryAfterSeconds.
   int64_t RetryAfterUs(TenantId tenant) const;
-  // How long what is queued now takes to drain at the rate measured over this backlog (0: no
-  // backlog measured): the Retry-After of a kBulkFull or kBulkWouldBeLate refusal.
-  int64_t BacklogDrainUs() const;
+  // The Retry-After of a kBulkFull or kBulkWouldBeLate refusal: how long until what is queued
+  // now, drained at the rate measured over this backlog, would leave a bulk request of the
+  // class deadline time to finish (0: no backlog measured, or it would now). At most
+  // kMaxBulkRetryAfterUs: the rate is measured over milliseconds, so a client should look
+  // again within a minute whatever it says.
+  int64_t BulkRetryAfterUs() const;
+  static constexpr int64_t kMaxBulkRetryAfterUs = 60'000'000;
   static int64_t RetryAfterSeconds(int64_t micros) {
     return std::max<int64_t>(1, (micros + 999'999) / 1'000'000);
   }

@@ -230,23 +230,30 @@ TEST_F(MeasuredDrainTest, BulkRequestThatWouldWaitPastItsDeadlineIsRefused) {
   EXPECT_EQ(recorder_.runs.size(), 203u);
 }
 
-// A bulk refusal's Retry-After is the time the backlog takes to drain at its measured rate.
-TEST_F(MeasuredDrainTest, BacklogDrainTimeIsTheQueuedTransactionsAtTheMeasuredRate) {
+// A bulk refusal's Retry-After: how long until the backlog, drained at its measured rate (10 ms
+// per transaction here), would leave a bulk request its 2 s; at most a minute.
+TEST_F(MeasuredDrainTest, BulkRetryAfterIsTheBacklogsDrainBeyondTheBulkDeadline) {
   ASSERT_NO_FATAL_FAILURE(Start(/*fifo=*/false, 8'192));
-  EXPECT_EQ(scheduler_->BacklogDrainUs(), 10'000);  // step 3 alone, at 10 ms
-  QueueBulk(149);
-  EXPECT_EQ(scheduler_->BacklogDrainUs(), 1'500'000);
-  EXPECT_EQ(Scheduler::RetryAfterSeconds(scheduler_->BacklogDrainUs()), 2);
+  QueueBulk(149);  // with step 3: 1.5 s to drain, within the deadline
+  EXPECT_EQ(scheduler_->BulkRetryAfterUs(), 0);
+  EXPECT_EQ(Scheduler::RetryAfterSeconds(scheduler_->BulkRetryAfterUs()), 1);
+  // A batch of 100 received 10 s "later" fits its own deadline: 2.5 s to drain, 0.5 s over.
+  ASSERT_EQ(SubmitBulk(now() + 10'000'000, recorder_.Tag(149), 100), Scheduler::Admission::kQueued);
+  EXPECT_EQ(scheduler_->BulkRetryAfterUs(), 500'000);
+  // 6,000 more: a minute and more over, so a minute.
+  ASSERT_EQ(SubmitBulk(now() + 100'000'000, recorder_.Tag(150), 6'000),
+            Scheduler::Admission::kQueued);
+  EXPECT_EQ(scheduler_->BulkRetryAfterUs(), Scheduler::kMaxBulkRetryAfterUs);
   stepper_.Release(3);
-  recorder_.WaitFor(149);
+  recorder_.WaitFor(151);
 }
 
-TEST(SchedulerTest, NoBacklogDrainTimeBeforeABacklogIsMeasured) {
+TEST(SchedulerTest, NoBulkRetryAfterBeforeABacklogIsMeasured) {
   ManualClock clock(10'000'000);
   MetricsRegistry metrics;
   Scheduler scheduler(SchedulerOptions{}, clock, metrics);
-  EXPECT_EQ(scheduler.BacklogDrainUs(), 0);
-  EXPECT_EQ(Scheduler::RetryAfterSeconds(scheduler.BacklogDrainUs()), 1);
+  EXPECT_EQ(scheduler.BulkRetryAfterUs(), 0);
+  EXPECT_EQ(Scheduler::RetryAfterSeconds(scheduler.BulkRetryAfterUs()), 1);
 }
 
 TEST_F(MeasuredDrainTest, FifoModeRefusesBulkOnlyAtItsCapacity) {

@@ -65,13 +65,19 @@ class RateLimitTest(unittest.TestCase):
         self.assertTrue(engine.alive(), engine.read_log())
 
     def test_a_batch_costs_only_its_decodable_items(self):
-        # A batch of one transaction and two undecodable items takes one token (rate 0.01/s):
-        # the next request is told to wait 100 s, not the 300 s three tokens would owe.
+        # A batch of undecodable items alone is answered and takes no token; one with a
+        # transaction and two undecodable items takes one (rate 0.01/s): the next request is
+        # told to wait 100 s, not the 300 s three tokens would owe.
         engine = self.start(max_pause_ms=0)
         conn = engine.connection()
+        auth = {"Authorization": "Bearer " + self.alpha["key"]}
+        status, _, body = engine.request("POST", "/v1/decisions:batch",
+                                         {"transactions": [{"amount": "x"}, 7]}, auth, conn)
+        self.assertEqual(status, 200, body)
+        self.assertEqual([("error" in item) for item in json.loads(body)["decisions"]],
+                         [True, True], body)
         batch = {"transactions": [vp.transaction("a-1"), {"amount": "x"}, 7]}
-        status, _, body = engine.request("POST", "/v1/decisions:batch", batch,
-                                         {"Authorization": "Bearer " + self.alpha["key"]}, conn)
+        status, _, body = engine.request("POST", "/v1/decisions:batch", batch, auth, conn)
         self.assertEqual(status, 200, body)
         items = json.loads(body)["decisions"]
         self.assertEqual(len(items), 3, body)
