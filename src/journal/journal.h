@@ -100,7 +100,8 @@ struct CommitInfo {
   Digest record_hash{};
 };
 
-// Runs on the writer or the committer thread, after the group is durable; keep it short (hand
+// Runs on the writer or the committer thread, after the group is durable, in sequence order
+// (the case store's high-water mark relies on it); keep it short (hand
 // the response to an I/O thread) and never call Enqueue or Flush from it: the journal's own
 // thread would wait on itself.
 using CommitCallback = std::function<void(const Result<CommitInfo>&)>;
