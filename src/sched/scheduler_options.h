@@ -52,7 +52,8 @@ struct SchedulerOptions {
   // Weight of the newest sample in the service-time averages.
   double ewma_alpha = 0.05;
   CircuitBreakerOptions breaker;
-  // A single request (not a batch) that arrives while a worker is idle, nothing is queued and
+  // A single request (a submission of cost 1: also a batch with one transaction to decide)
+  // that arrives while a worker is idle, nothing is queued and
   // the downstream backlog (below) is under its limit is decided on the submitting thread
   // instead of being handed to a worker: no wake-up, no two context switches, no cross-core
   // hand-off. On an event-loop thread (common/event_loop.h) it is decided from the loop, after
