@@ -87,7 +87,7 @@ class RateLimitTest(unittest.TestCase):
         status, headers, body = self.decide(engine, conn, self.alpha, "a-2")
         self.assertEqual(status, 429, body)
         self.assertLessEqual(int(headers["retry-after"]), 100)
-        self.assertGreater(int(headers["retry-after"]), 90)
+        self.assertGreater(int(headers["retry-after"]), 50)
         conn.close()
 
     def test_a_pause_longer_than_the_read_timeout_does_not_cut_the_connection(self):
