@@ -25,8 +25,8 @@ Caller CallerOf(const HttpRequest& request) {
 }
 
 // A refused admission: 429 with Retry-After for bulk over capacity or that would wait past its
-// deadline (the time the backlog takes to drain at its measured rate), or a tenant over its
-// rate (the exact wait its token bucket needs) or share; 503 otherwise.
+// deadline (until the backlog would leave a bulk request its deadline: BulkRetryAfterSeconds),
+// or a tenant over its rate (the exact wait its token bucket needs) or share; 503 otherwise.
 HttpResponse Refused(Engine& engine, const HttpRequest& request, const Status& status) {
   HttpResponse response = ErrorResponse(status);
   int64_t seconds = 1;

@@ -256,6 +256,19 @@ TEST(SchedulerTest, NoBulkRetryAfterBeforeABacklogIsMeasured) {
   EXPECT_EQ(Scheduler::RetryAfterSeconds(scheduler.BulkRetryAfterUs()), 1);
 }
 
+// A backlog that ran empty is not carried into the next: its 10 ms per transaction, applied to
+// the 299 queued behind step 4, would say about a second.
+TEST_F(MeasuredDrainTest, NoBulkRetryAfterFromABacklogThatRanEmpty) {
+  ASSERT_NO_FATAL_FAILURE(Start(/*fifo=*/false, 8'192));
+  stepper_.Release(3);  // steps 2 and 3 finish: the queue runs empty
+  ASSERT_EQ(SubmitBulk(now(), stepper_.Step(4)), Scheduler::Admission::kQueued);
+  stepper_.WaitStarted(5);
+  QueueBulk(299);
+  EXPECT_EQ(scheduler_->BulkRetryAfterUs(), 0);
+  stepper_.Release(4);
+  recorder_.WaitFor(299);
+}
+
 TEST_F(MeasuredDrainTest, FifoModeRefusesBulkOnlyAtItsCapacity) {
   ASSERT_NO_FATAL_FAILURE(Start(/*fifo=*/true, 300));
   // Step 3 and 299 more fill the capacity; the estimate (3 s of wait) refuses none of them.
