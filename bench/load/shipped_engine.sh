@@ -27,7 +27,7 @@ bench_key() {
 # Starts a fresh engine. Environment: FIFO=1 (the plain FIFO scheduler), DURABILITY (sync |
 # async), JOURNAL_BACKLOG ([sched] journal_backlog), INLINE_WHEN_IDLE ([sched]
 # inline_when_idle, true | false), COMMIT_LOG_MB ([journal] commit_log_mb), GROUP_DELAY_US ([journal]
-# group_delay_us), HEAP_PREFAULT_MB ([engine] heap_prefault_mb), BULK_DEADLINE_MS ([sched]
+# group_delay_us), COMMIT_ON_IO_THREAD ([journal] commit_on_io_thread), HEAP_PREFAULT_MB ([engine] heap_prefault_mb), BULK_DEADLINE_MS ([sched]
 # bulk_deadline_ms), EXTRA_TOML (appended to the
 # configuration), REALTIME_LISTENER=1 (a realtime listener
 # too, its port in REALTIME_PORT), METRICS=1 (an admin key in ADMIN_KEY, to read /metrics).
@@ -38,6 +38,7 @@ start_engine() {
     -e "s/^journal_backlog = .*/journal_backlog = ${JOURNAL_BACKLOG:-256}/" \
     -e "s/^inline_when_idle = .*/inline_when_idle = ${INLINE_WHEN_IDLE:-true}/" \
     -e "s/^group_delay_us = .*/group_delay_us = ${GROUP_DELAY_US:-400}/" \
+    -e "s/^commit_on_io_thread = .*/commit_on_io_thread = ${COMMIT_ON_IO_THREAD:-true}/" \
     -e "s/^commit_log_mb = .*/commit_log_mb = ${COMMIT_LOG_MB:-64}/" \
     -e "s/^heap_prefault_mb = .*/heap_prefault_mb = ${HEAP_PREFAULT_MB:-256}/" \
     -e "s/^bulk_deadline_ms = .*/bulk_deadline_ms = ${BULK_DEADLINE_MS:-2000}/" \

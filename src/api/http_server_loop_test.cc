@@ -76,5 +76,39 @@ TEST(HttpServerLoopTest, AHandlerPostsToItsIoThreadsLoopAndThePostedWorkAnswers)
   EXPECT_EQ(EventLoop::Current(), nullptr);  // not installed on the test's own thread
 }
 
+// Idle work (EventLoop::PostWhenIdle) runs on the thread that queued it, after the handler and
+// the handlers the loop had ready, and before the loop waits again: here it answers.
+TEST(HttpServerLoopTest, IdleWorkRunsOnTheHandlersThreadAfterTheTurn) {
+  Router router;
+  router.Add("GET", "/idle", [](HttpRequest&&, Responder respond) {
+    if (EventLoop::Current() == nullptr) {
+      HttpResponse response;
+      response.status = 500;
+      respond(std::move(response));
+      return;
+    }
+    auto handler_id = std::this_thread::get_id();
+    auto posted_ran = std::make_shared<bool>(false);
+    EventLoop::Current()->Post([posted_ran] { *posted_ran = true; });
+    EventLoop::PostWhenIdle([respond, handler_id, posted_ran] {
+      HttpResponse response;
+      const bool same_thread = std::this_thread::get_id() == handler_id;
+      response.body = std::string(R"({"after_posted":)") + (*posted_ran ? "true" : "false") +
+                      R"(,"same_thread":)" + (same_thread ? "true" : "false") + "}";
+      respond(std::move(response));
+    });
+  });
+  MetricsRegistry metrics;
+  HttpServerOptions options;
+  options.port = 0;
+  auto server = HttpServer::Create(options, router, metrics);
+  ASSERT_TRUE(server.ok()) << server.status().message();
+  (*server)->Start();
+  const std::string reply = Get((*server)->port(), "/idle");
+  (*server)->Stop();
+  EXPECT_EQ(reply.substr(0, reply.find("\r\n")), "HTTP/1.1 200 OK");
+  EXPECT_NE(reply.find(R"({"after_posted":true,"same_thread":true})"), std::string::npos) << reply;
+}
+
 }  // namespace
 }  // namespace verdict

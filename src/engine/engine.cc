@@ -91,6 +91,7 @@ Result<std::unique_ptr<Engine>> Engine::Create(const EngineOptions& options,
   journal_options.kek_file = options.journal.kek_file;
   journal_options.min_free_bytes = options.journal.min_free_mb << 20;
   journal_options.group_delay_us = options.journal.group_delay_us;
+  journal_options.commit_on_event_loop = options.journal.commit_on_io_thread;
   journal_options.commit_log_bytes = options.journal.commit_log_mb << 20;
   journal_options.clock = &clock;
   journal_options.metrics = &metrics;
@@ -300,6 +301,7 @@ Result<Decision> Engine::DecideAndWait(const Transaction& txn, int64_t received_
   auto future = promise.get_future();
   Decide(txn, caller, received_ns, fallback,
          [&promise](Result<Decision> d) { promise.set_value(std::move(d)); });
+  journal_->HandLoopCommitToWriter();
   return future.get();
 }
 

@@ -30,6 +30,9 @@ struct JournalSettings {
   uint64_t min_free_mb = 64;  // fail closed when the disk has less free space than this
   // The writer's wait for more entries at high arrival rates (JournalOptions::group_delay_us).
   int64_t group_delay_us = 400;
+  // An I/O thread commits the decisions of its loop turn itself when the writer is idle
+  // (JournalOptions::commit_on_event_loop).
+  bool commit_on_io_thread = true;
   // The commit log's size (JournalOptions::commit_log_bytes); 0: sync the store's WAL instead.
   uint64_t commit_log_mb = 64;
 };

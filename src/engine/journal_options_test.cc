@@ -1,5 +1,5 @@
-// [journal] and [engine] configuration read by engine_options.cc: the group commit delay
-// and the heap prefault.
+// [journal] and [engine] configuration read by engine_options.cc: the group commit delay, the
+// commit log, the commit on the I/O thread and the heap prefault.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -43,6 +43,18 @@ TEST(JournalOptionsTest, CommitLogDefaultsTo64MiBZeroTurnsItOffAndMoreThan1GiBIs
   }
 }
 
+TEST(JournalOptionsTest, CommitOnIoThreadIsOnByDefaultAndMustBeABoolean) {
+  auto defaults = ParseEngineOptions("", "t.toml");
+  ASSERT_TRUE(defaults.ok()) << defaults.status().ToString();
+  EXPECT_TRUE(defaults->journal.commit_on_io_thread);
+  auto off = ParseEngineOptions("[journal]\ncommit_on_io_thread = false\n", "t.toml");
+  ASSERT_TRUE(off.ok()) << off.status().ToString();
+  EXPECT_FALSE(off->journal.commit_on_io_thread);
+  auto bad = ParseEngineOptions("[journal]\ncommit_on_io_thread = 1\n", "t.toml");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().field(), "journal.commit_on_io_thread") << bad.status().ToString();
+}
+
 TEST(JournalOptionsTest, TheShippedConfigurationSaysTheDefault) {
   const char* root = std::getenv("VERDICT_SOURCE_DIR");
   ASSERT_NE(root, nullptr) << "CTest sets VERDICT_SOURCE_DIR";
@@ -50,6 +62,7 @@ TEST(JournalOptionsTest, TheShippedConfigurationSaysTheDefault) {
   ASSERT_TRUE(shipped.ok()) << shipped.status().ToString();
   EXPECT_EQ(shipped->journal.group_delay_us, 400);
   EXPECT_EQ(shipped->journal.commit_log_mb, 64u);
+  EXPECT_TRUE(shipped->journal.commit_on_io_thread);
 }
 
 TEST(EngineHeapOptionsTest, PrefaultIsOffByDefaultAndOnInTheShippedConfiguration) {

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <future>
 
+#include "common/event_loop.h"
 #include "journal/bytes.h"
 #include "journal/hash_chain.h"
 #include "journal/head.h"
@@ -76,6 +77,12 @@ Result<std::unique_ptr<Journal>> Journal::Open(const JournalOptions& options) {
   // Named for profiles and the journal benchmark's per-thread CPU figures.
   pthread_setname_np(journal->committer_.native_handle(), "journal-commit");
   pthread_setname_np(journal->writer_.native_handle(), "journal-writer");
+  {
+    // Returned only once the writer waits for work: an entry enqueued from an event loop is
+    // then left to that loop (commit_on_event_loop) rather than taken by a writer still starting.
+    std::unique_lock lock(journal->mu_);
+    journal->started_cv_.wait(lock, [&] { return journal->writer_started_; });
+  }
   return journal;
 }
 
@@ -237,6 +244,11 @@ Result<uint64_t> Journal::Enqueue(JournalEntry entry, CommitCallback done) {
   }
 
   std::unique_lock lock(mu_);
+  if (queue_.size() >= options_.max_pending && loop_commit_pending_ != 0) {
+    // Room comes only from a commit: not from a loop's idle step if this is that loop's thread.
+    loop_commit_pending_ = 0;
+    work_cv_.notify_one();
+  }
   not_full_cv_.wait(
       lock, [&] { return queue_.size() < options_.max_pending || !failure_.ok() || stopping_; });
   if (!failure_.ok()) return failure_;
@@ -263,10 +275,26 @@ Result<uint64_t> Journal::Enqueue(JournalEntry entry, CommitCallback done) {
     }
   }
   queue_.push_back(p);
-  bool wake_writer = queue_.size() == 1 || queue_.size() == kPipelineMinQueued ||
-                     (entry_urgent && !urgent_queued_);
+  // On a loop thread with no group held elsewhere, the loop commits this turn's entries itself
+  // once the turn has run (see commit_on_event_loop).
+  EventLoop* loop = options_.commit_on_event_loop ? EventLoop::Current() : nullptr;
+  bool commit_on_loop = false;
+  bool post_commit = false;
+  if (loop != nullptr && !writer_has_group_ && !committer_busy_ && !loop_has_group_) {
+    if (loop_commit_pending_ == loop->id()) {
+      commit_on_loop = true;
+    } else if (loop_commit_pending_ == 0 && queue_.size() == 1 &&
+               pacer_.DelayUs(1, kPipelineMinQueued, clock_.MonotonicNanos()) == 0) {
+      commit_on_loop = post_commit = true;
+      loop_commit_pending_ = loop->id();
+    }
+  }
+  bool wake_writer =
+      !commit_on_loop && (queue_.size() == 1 || queue_.size() == kPipelineMinQueued ||
+                          (entry_urgent && !urgent_queued_));
   urgent_queued_ = urgent_queued_ || entry_urgent;
   lock.unlock();
+  if (post_commit) EventLoop::PostWhenIdle([this] { CommitOnLoop(); });
   if (wake_writer) work_cv_.notify_one();
   return p->seq;
 }
@@ -285,12 +313,22 @@ void Journal::WhenDurable(uint64_t seq, std::function<void(const Status&)> done)
   done(now);
 }
 
+void Journal::HandLoopCommitToWriter() {
+  {
+    std::lock_guard lock(mu_);
+    if (loop_commit_pending_ == 0) return;
+    loop_commit_pending_ = 0;
+  }
+  work_cv_.notify_one();
+}
+
 Status Journal::Flush() {
   uint64_t target = 0;
   {
     std::lock_guard lock(mu_);
     target = next_seq_ - 1;
   }
+  HandLoopCommitToWriter();
   std::promise<Status> promise;
   std::future<Status> future = promise.get_future();
   WhenDurable(target, [&promise](const Status& s) { promise.set_value(s); });
@@ -329,12 +367,61 @@ bool Journal::CheckpointDueByTime() const {
          clock_.NowMicros() - checkpoint_time_us_ >= options_.checkpoint_interval_us;
 }
 
+void Journal::TakeGroupLocked(std::vector<std::shared_ptr<Pending>>& group) {
+  urgent_queued_ = false;
+  size_t n = std::min(queue_.size(), options_.max_group_size);
+  pacer_.OnTake(n, clock_.MonotonicNanos());
+  group.assign(std::make_move_iterator(queue_.begin()),
+               std::make_move_iterator(queue_.begin() + static_cast<ptrdiff_t>(n)));
+  queue_.erase(queue_.begin(), queue_.begin() + static_cast<ptrdiff_t>(n));
+}
+
+std::unique_ptr<Journal::PreparedGroup> Journal::TakeSpare() {
+  std::lock_guard lock(commit_mu_);
+  return spare_ ? std::move(spare_) : std::make_unique<PreparedGroup>();
+}
+
+void Journal::CommitOnLoop() {
+  std::vector<std::shared_ptr<Pending>> group;
+  {
+    std::unique_lock lock(mu_);
+    loop_commit_pending_ = 0;
+    if (queue_.empty()) return;
+    if (!failure_.ok() || stopping_ || writer_has_group_ || committer_busy_ || loop_has_group_) {
+      lock.unlock();
+      work_cv_.notify_one();  // it is the writer's to take
+      return;
+    }
+    TakeGroupLocked(group);
+    loop_has_group_ = true;
+  }
+  not_full_cv_.notify_all();
+  std::unique_ptr<PreparedGroup> prepared = TakeSpare();
+  if (PrepareGroup(group, *prepared)) {
+    CommitHere(std::move(prepared));
+  } else {
+    std::lock_guard lock(commit_mu_);
+    if (!spare_) spare_ = std::move(prepared);
+  }
+  {
+    std::lock_guard lock(mu_);
+    loop_has_group_ = false;
+  }
+  // The writer may wait for this group (entries enqueued meanwhile by other threads, a stop).
+  work_cv_.notify_one();
+}
+
 void Journal::WriterLoop() {
   std::vector<std::shared_ptr<Pending>> group;
   while (true) {
     bool stop = false;
     {
       std::unique_lock lock(mu_);
+      writer_has_group_ = false;
+      if (!writer_started_) {
+        writer_started_ = true;
+        started_cv_.notify_all();  // Open waits for it; it waits under mu_, so it wakes after
+      }
       // While the committer writes a group, a short queue waits for it and then goes whole
       // into the next group, as with one thread: a group prepared early would close before
       // the entries that arrive during the sync, which would wait for one more sync. Only a
@@ -343,7 +430,7 @@ void Journal::WriterLoop() {
         return committer_busy_ && queue_.size() < kPipelineMinQueued && !stopping_ && failure_.ok();
       };
       while ((queue_.empty() && !stopping_ && !(failure_.ok() && CheckpointDueByTime())) ||
-             wait_for_committer()) {
+             wait_for_committer() || loop_has_group_) {
         // Poll the clock while a time-based checkpoint is outstanding (the clock may be manual).
         if (failure_.ok() && merkle_.size() > checkpoint_size_) {
           work_cv_.wait_for(lock, std::chrono::milliseconds(50));
@@ -351,6 +438,7 @@ void Journal::WriterLoop() {
           work_cv_.wait(lock);
         }
       }
+      writer_has_group_ = true;  // from here: a loop's CommitOnLoop leaves the queue to this thread
       // At a high arrival rate, a short wait lets one sync serve more entries; an urgent
       // (realtime) entry ends it.
       const int64_t delay_us = urgent_queued_ ? 0
@@ -362,20 +450,11 @@ void Journal::WriterLoop() {
                  queue_.size() >= kPipelineMinQueued;
         });
       }
-      urgent_queued_ = false;
-      size_t n = std::min(queue_.size(), options_.max_group_size);
-      pacer_.OnTake(n, clock_.MonotonicNanos());
-      group.assign(std::make_move_iterator(queue_.begin()),
-                   std::make_move_iterator(queue_.begin() + static_cast<ptrdiff_t>(n)));
-      queue_.erase(queue_.begin(), queue_.begin() + static_cast<ptrdiff_t>(n));
+      TakeGroupLocked(group);
       stop = stopping_ && queue_.empty();
     }
     not_full_cv_.notify_all();
-    std::unique_ptr<PreparedGroup> prepared;
-    {
-      std::lock_guard lock(commit_mu_);
-      prepared = spare_ ? std::move(spare_) : std::make_unique<PreparedGroup>();
-    }
+    std::unique_ptr<PreparedGroup> prepared = TakeSpare();
     if (PrepareGroup(group, *prepared)) {
       HandOver(std::move(prepared), stop);
     } else {
@@ -405,6 +484,12 @@ void Journal::HandOver(std::unique_ptr<PreparedGroup> prepared, bool stop) {
     return;
   }
   // Nothing else waits: write it here, after the committer's group, and save a hand-off.
+  lock.unlock();
+  CommitHere(std::move(prepared));
+}
+
+void Journal::CommitHere(std::unique_ptr<PreparedGroup> prepared) {
+  std::unique_lock lock(commit_mu_);
   writer_cv_.wait(lock, [&] { return to_commit_ == nullptr && !committing_; });
   committing_ = true;
   lock.unlock();
@@ -412,7 +497,8 @@ void Journal::HandOver(std::unique_ptr<PreparedGroup> prepared, bool stop) {
   lock.lock();
   committing_ = false;
   spare_ = std::move(prepared);
-  // No notify: only the writer (this thread) waits for committing_ to clear.
+  // No notify: only the thread holding the next group waits for committing_ to clear, and no
+  // other thread takes one while this one holds a group.
 }
 
 void Journal::CommitterLoop() {
@@ -797,6 +883,7 @@ Status Journal::RecordAdminEvent(const AdminEvent& event) {
   VERDICT_RETURN_IF_ERROR(Enqueue(std::move(entry), [done](const Result<CommitInfo>& info) {
                             done->set_value(info.ok() ? Status::Ok() : info.status());
                           }).status());
+  HandLoopCommitToWriter();
   return committed.get();
 }
 

@@ -55,6 +55,11 @@ struct JournalOptions {
   // writer waits this long for more before it takes a group, so that one fdatasync serves
   // more decisions (GroupPacer). 0: never waits.
   int64_t group_delay_us = 0;
+  // An entry enqueued on an event-loop thread (common/event_loop.h) while the writer is idle is
+  // committed by that thread once its loop turn has run (EventLoop::PostWhenIdle), with the rest
+  // of what the turn enqueued, instead of waking the writer: no hand-off to the writer and back.
+  // Only below the rate at which the writer would wait for more (group_delay_us).
+  bool commit_on_event_loop = false;
   // Enqueue blocks while this many entries wait for the writer: backpressure from the disk.
   size_t max_pending = 65536;
   // Reject an Enqueue whose (tenant, transaction id) is already journaled or pending, with
@@ -149,6 +154,11 @@ class Journal {
   void WhenDurable(uint64_t seq, std::function<void(const Status&)> done);
   // Blocks until everything enqueued before the call is durable; returns the failure if not.
   Status Flush();
+  // A thread that will block until something it enqueued is durable calls this first (Flush
+  // and RecordAdminEvent do): with commit_on_event_loop, an entry enqueued on an event-loop
+  // thread waits for that thread's idle step, which a blocked thread would never reach. Hands
+  // the queue to the writer instead.
+  void HandLoopCommitToWriter();
 
   // False after a write or sync error: the journal has failed closed and stays so until the
   // process restarts (and recovers from the store).
@@ -215,8 +225,18 @@ class Journal {
   // is written and synced (CommitPrepared) by the committer thread while the writer prepares
   // the next (only under a backlog: kPipelineMinQueued), or by the writer itself when nothing
   // else is queued (no hand-off at low load).
-  // Groups are written strictly in sequence order, one at a time.
+  // Groups are written strictly in sequence order, one at a time. With commit_on_event_loop a
+  // loop thread may take and commit a group itself (CommitOnLoop) while neither the writer nor
+  // the committer holds one; whoever holds a group is recorded under mu_.
   void WriterLoop();
+  // Idle work of the event loop that enqueued: commits the queue on this thread, or wakes the
+  // writer when it or the committer holds a group.
+  void CommitOnLoop();
+  // Under mu_: moves up to max_group_size queued entries into `group`.
+  void TakeGroupLocked(std::vector<std::shared_ptr<Pending>>& group);
+  std::unique_ptr<PreparedGroup> TakeSpare();
+  // Writes and syncs `prepared` on this thread, after any group the committer holds.
+  void CommitHere(std::unique_ptr<PreparedGroup> prepared);
   void CommitterLoop();
   // False when there is nothing to write or the group was already answered (failure).
   bool PrepareGroup(std::vector<std::shared_ptr<Pending>>& group, PreparedGroup& out);
@@ -255,24 +275,30 @@ class Journal {
   mutable std::mutex mu_;
   std::condition_variable work_cv_;             // writer waits for entries
   std::condition_variable not_full_cv_;         // Enqueue waits for room
+  std::condition_variable started_cv_;          // Open waits for writer_started_
   std::deque<std::shared_ptr<Pending>> queue_;  // guarded by mu_
   // Keyed by a view of the entry's own Pending::txn_key (no key copy per decision); an entry
   // leaves the map when its Pending commits, or is replaced, key and value together.
   std::unordered_map<std::string_view, std::shared_ptr<Pending>> pending_txn_;  // guarded by mu_
   std::multimap<uint64_t, std::function<void(const Status&)>> waiters_;         // guarded by mu_
   uint64_t next_seq_ = 1;                                                       // guarded by mu_
-  uint64_t committed_gen_ = 0;   // guarded by mu_; bumped whenever entries leave pending_txn_
-  uint64_t durable_seq_ = 0;     // guarded by mu_
-  Digest durable_hash_{};        // guarded by mu_
-  Status failure_;               // guarded by mu_; non-ok once failed closed
-  bool stopping_ = false;        // guarded by mu_
-  bool committer_busy_ = false;  // guarded by mu_; the committer holds or writes a group
-  bool urgent_queued_ = false;   // guarded by mu_; an urgent entry waits in queue_
+  uint64_t committed_gen_ = 0;        // guarded by mu_; bumped whenever entries leave pending_txn_
+  uint64_t durable_seq_ = 0;          // guarded by mu_
+  Digest durable_hash_{};             // guarded by mu_
+  Status failure_;                    // guarded by mu_; non-ok once failed closed
+  bool stopping_ = false;             // guarded by mu_
+  bool committer_busy_ = false;       // guarded by mu_; the committer holds or writes a group
+  bool urgent_queued_ = false;        // guarded by mu_; an urgent entry waits in queue_
+  bool writer_started_ = false;       // guarded by mu_; the writer has reached its loop
+  bool writer_has_group_ = false;     // guarded by mu_; the writer is taking or holds a group
+  bool loop_has_group_ = false;       // guarded by mu_; a loop thread holds a group (CommitOnLoop)
+  uint64_t loop_commit_pending_ = 0;  // guarded by mu_; the loop whose CommitOnLoop is queued
 
-  GroupPacer pacer_;  // writer-thread state
+  GroupPacer pacer_;  // guarded by mu_
 
-  // Writer-thread state: the chain as prepared, ahead of what is durable (durable_hash_) by
-  // the groups being written, handed over and prepared (at most three).
+  // State of the thread that holds the group being prepared (the writer, or a loop thread in
+  // CommitOnLoop; mu_ hands it over): the chain as prepared, ahead of what is durable
+  // (durable_hash_) by the groups being written, handed over and prepared (at most three).
   Digest chain_hash_{};
   CompactMerkle merkle_;
   uint64_t checkpoint_size_ = 0;

@@ -1,0 +1,168 @@
+// The journal's commit on an event-loop thread (JournalOptions::commit_on_event_loop): what a
+// loop thread enqueues while the writer is idle is committed by that thread in its idle step,
+// one group for the turn, and a loop thread that blocks on the journal hands its commit to the
+// writer instead of waiting for itself.
+#include <gtest/gtest.h>
+
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "common/event_loop.h"
+#include "journal/journal.h"
+#include "journal/test_util.h"
+#include "journal/verifier.h"
+
+namespace verdict::journal {
+namespace {
+
+using testing_util::MakeEntry;
+using testing_util::TempDir;
+
+// A loop that is never run: the test's own thread plays its I/O thread and runs its idle work.
+class TestLoop : public EventLoop {
+ public:
+  void Post(std::function<void()> work) override { posted.push_back(std::move(work)); }
+  std::vector<std::function<void()>> posted;
+};
+
+// Installs `loop` as the calling thread's for the scope.
+class OnLoop {
+ public:
+  explicit OnLoop(EventLoop* loop) { EventLoop::SetCurrent(loop); }
+  ~OnLoop() {
+    EventLoop::RunIdleWork();  // nothing may outlive the test's journal
+    EventLoop::SetCurrent(nullptr);
+  }
+  OnLoop(const OnLoop&) = delete;
+  OnLoop& operator=(const OnLoop&) = delete;
+};
+
+std::unique_ptr<Journal> OpenOrDie(const TempDir& dir, bool commit_on_event_loop) {
+  JournalOptions o;
+  o.data_dir = dir.Sub("data");
+  o.commit_on_event_loop = commit_on_event_loop;
+  Result<std::unique_ptr<Journal>> j = Journal::Open(o);
+  EXPECT_TRUE(j.ok()) << j.status().ToString();
+  return j.ok() ? std::move(j).value() : nullptr;
+}
+
+// Records each commit callback's sequence number and thread.
+struct Commits {
+  std::mutex mu;
+  std::vector<uint64_t> seqs;
+  std::vector<std::thread::id> threads;
+  CommitCallback Callback() {
+    return [this](const Result<CommitInfo>& r) {
+      std::lock_guard lock(mu);
+      seqs.push_back(r.ok() ? r->seq : 0);
+      threads.push_back(std::this_thread::get_id());
+    };
+  }
+};
+
+void ExpectChainVerifies(const TempDir& dir, uint64_t records) {
+  VerifyOptions vo;
+  vo.data_dir = dir.Sub("data");
+  Result<VerifyReport> report = Verify(vo);
+  ASSERT_TRUE(report.ok()) << report.status().ToString();
+  EXPECT_TRUE(report->ok) << report->problem;
+  EXPECT_EQ(report->records, records);
+}
+
+TEST(JournalLoopTest, ATurnsEntriesAreCommittedTogetherOnTheLoopThreadInItsIdleStep) {
+  TempDir dir;
+  auto j = OpenOrDie(dir, /*commit_on_event_loop=*/true);
+  ASSERT_NE(j, nullptr);
+  TestLoop loop;
+  Commits commits;
+  {
+    OnLoop on(&loop);
+    for (uint64_t i = 1; i <= 3; ++i)
+      ASSERT_TRUE(j->Enqueue(MakeEntry(i), commits.Callback()).ok());
+    // The writer was not woken: the turn's entries wait for the loop's idle step.
+    EXPECT_TRUE(EventLoop::HasIdleWork());
+    EXPECT_EQ(j->durable_sequence(), 0u);
+    EventLoop::RunIdleWork();
+    EXPECT_EQ(j->durable_sequence(), 3u);
+  }
+  ASSERT_EQ(commits.seqs, (std::vector<uint64_t>{1, 2, 3}));
+  for (const std::thread::id& t : commits.threads) EXPECT_EQ(t, std::this_thread::get_id());
+  EXPECT_TRUE(loop.posted.empty());
+  j.reset();
+  ExpectChainVerifies(dir, 3);
+}
+
+TEST(JournalLoopTest, WithoutTheOptionTheWriterCommitsALoopThreadsEntries) {
+  TempDir dir;
+  auto j = OpenOrDie(dir, /*commit_on_event_loop=*/false);
+  ASSERT_NE(j, nullptr);
+  TestLoop loop;
+  Commits commits;
+  {
+    OnLoop on(&loop);
+    ASSERT_TRUE(j->Enqueue(MakeEntry(1), commits.Callback()).ok());
+    EXPECT_FALSE(EventLoop::HasIdleWork());
+    ASSERT_TRUE(j->Flush().ok());
+  }
+  ASSERT_EQ(commits.threads.size(), 1u);
+  EXPECT_NE(commits.threads[0], std::this_thread::get_id());
+}
+
+TEST(JournalLoopTest, EntriesFromOtherThreadsJoinThePendingLoopCommitInSequenceOrder) {
+  TempDir dir;
+  auto j = OpenOrDie(dir, /*commit_on_event_loop=*/true);
+  ASSERT_NE(j, nullptr);
+  TestLoop loop;
+  Commits commits;
+  {
+    OnLoop on(&loop);
+    ASSERT_TRUE(j->Enqueue(MakeEntry(1), commits.Callback()).ok());
+    // A thread without a loop (a worker) enqueues behind it: the queue was not empty, so the
+    // writer is not woken and the loop's commit takes both.
+    std::thread([&] { ASSERT_TRUE(j->Enqueue(MakeEntry(2), commits.Callback()).ok()); }).join();
+    ASSERT_TRUE(j->Enqueue(MakeEntry(3), commits.Callback()).ok());
+    EventLoop::RunIdleWork();
+    EXPECT_EQ(j->durable_sequence(), 3u);
+  }
+  // Then the writer again, and the loop again: one chain across both.
+  ASSERT_TRUE(j->Enqueue(MakeEntry(4), commits.Callback()).ok());
+  ASSERT_TRUE(j->Flush().ok());
+  {
+    OnLoop on(&loop);  // the writer may still hold its group: then it takes this one too
+    ASSERT_TRUE(j->Enqueue(MakeEntry(5), commits.Callback()).ok());
+  }
+  ASSERT_TRUE(j->Flush().ok());
+  EXPECT_EQ(commits.seqs, (std::vector<uint64_t>{1, 2, 3, 4, 5}));
+  j.reset();
+  ExpectChainVerifies(dir, 5);
+}
+
+// A loop thread that blocks until its own entry is durable would wait for its own idle step:
+// Flush, RecordAdminEvent and the engine's DecideAndWait hand the commit to the writer first.
+TEST(JournalLoopTest, ALoopThreadThatBlocksOnTheJournalDoesNotWaitForItself) {
+  TempDir dir;
+  auto j = OpenOrDie(dir, /*commit_on_event_loop=*/true);
+  ASSERT_NE(j, nullptr);
+  TestLoop loop;
+  Commits commits;
+  {
+    OnLoop on(&loop);
+    ASSERT_TRUE(j->Enqueue(MakeEntry(1), commits.Callback()).ok());
+    ASSERT_TRUE(j->Flush().ok());
+    EXPECT_EQ(j->durable_sequence(), 1u);
+    ASSERT_TRUE(j->Enqueue(MakeEntry(2), commits.Callback()).ok());
+    ASSERT_TRUE(
+        j->RecordAdminEvent(AdminEvent{"bank-a", "admin-1", "key.create", "k1", "{}"}).ok());
+    EXPECT_EQ(j->durable_sequence(), 3u);
+    // The idle step queued by the first Enqueue finds nothing left to commit.
+    EventLoop::RunIdleWork();
+  }
+  EXPECT_EQ(commits.seqs, (std::vector<uint64_t>{1, 2}));
+  for (const std::thread::id& t : commits.threads) EXPECT_NE(t, std::this_thread::get_id());
+  j.reset();
+  ExpectChainVerifies(dir, 3);
+}
+
+}  // namespace
+}  // namespace verdict::journal
