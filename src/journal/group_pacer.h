@@ -5,7 +5,7 @@
 // short wait gathers several more entries into each sync; at a low rate it would only add
 // latency, so the pacer waits only when at least kMinExpectedEntries are expected to
 // arrive within `max_delay_us` at the rate measured over the last window.
-// Value type; not thread-safe (the writer thread alone uses it).
+// Value type; not thread-safe (the journal uses it under its lock).
 #pragma once
 
 #include <cstddef>

@@ -5,6 +5,7 @@
 #include <sys/statvfs.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <future>
 
@@ -15,6 +16,13 @@
 #include "journal/stored_record.h"
 
 namespace verdict::journal {
+namespace {
+
+std::atomic<uint64_t> next_instance_id{1};
+// The journal (instance_id_) whose CommitOnLoop this thread has queued as idle work, or 0.
+thread_local uint64_t idle_commit_queued_for = 0;
+
+}  // namespace
 
 struct Journal::Pending {
   uint64_t seq = 0;
@@ -59,7 +67,8 @@ std::string_view DecisionIdKey(const Uuid& id) {
 Journal::Journal(const JournalOptions& options)
     : options_(options),
       clock_(options.clock ? *options.clock : SystemClock::Instance()),
-      pacer_(options.group_delay_us) {}
+      pacer_(options.group_delay_us),
+      instance_id_(next_instance_id.fetch_add(1, std::memory_order_relaxed)) {}
 
 Result<std::unique_ptr<Journal>> Journal::Open(const JournalOptions& options) {
   if (options.data_dir.empty()) return InvalidArgument("journal data_dir is empty", "data_dir");
@@ -90,6 +99,9 @@ Status Journal::Recover() {
   int64_t start_ns = clock_.MonotonicNanos();
   if (MetricsRegistry* m = options_.metrics) {
     commits_total_ = m->GetCounter("verdict_journal_commits_total", "Journal group commits.");
+    loop_commits_total_ = m->GetCounter(
+        "verdict_journal_loop_commits_total",
+        "Journal groups taken by an I/O thread in its loop's idle step (commit_on_io_thread).");
     records_total_ =
         m->GetCounter("verdict_journal_records_total", "Journal records made durable.");
     failures_total_ = m->GetCounter("verdict_journal_failures_total",
@@ -244,9 +256,8 @@ Result<uint64_t> Journal::Enqueue(JournalEntry entry, CommitCallback done) {
   }
 
   std::unique_lock lock(mu_);
-  if (queue_.size() >= options_.max_pending && loop_commit_pending_ != 0) {
-    // Room comes only from a commit: not from a loop's idle step if this is that loop's thread.
-    loop_commit_pending_ = 0;
+  if (queue_.size() >= options_.max_pending) {
+    // Room comes only from a commit, and not from this thread's idle step while it waits here.
     work_cv_.notify_one();
   }
   not_full_cv_.wait(
@@ -275,18 +286,17 @@ Result<uint64_t> Journal::Enqueue(JournalEntry entry, CommitCallback done) {
     }
   }
   queue_.push_back(p);
-  // On a loop thread with no group held elsewhere, the loop commits this turn's entries itself
-  // once the turn has run (see commit_on_event_loop).
-  EventLoop* loop = options_.commit_on_event_loop ? EventLoop::Current() : nullptr;
+  // On a loop thread with no group held elsewhere, the thread commits this turn's entries
+  // itself once the turn has run (see commit_on_event_loop); its idle step is queued once.
   bool commit_on_loop = false;
   bool post_commit = false;
-  if (loop != nullptr && !writer_has_group_ && !committer_busy_ && !loop_has_group_) {
-    if (loop_commit_pending_ == loop->id()) {
+  if (options_.commit_on_event_loop && EventLoop::Current() != nullptr && !writer_has_group_ &&
+      !committer_busy_ && !loop_has_group_) {
+    if (idle_commit_queued_for == instance_id_) {
       commit_on_loop = true;
-    } else if (loop_commit_pending_ == 0 && queue_.size() == 1 &&
-               pacer_.DelayUs(1, kPipelineMinQueued, clock_.MonotonicNanos()) == 0) {
+    } else if (pacer_.DelayUs(1, kPipelineMinQueued, clock_.MonotonicNanos()) == 0) {
       commit_on_loop = post_commit = true;
-      loop_commit_pending_ = loop->id();
+      idle_commit_queued_for = instance_id_;
     }
   }
   bool wake_writer =
@@ -314,12 +324,13 @@ void Journal::WhenDurable(uint64_t seq, std::function<void(const Status&)> done)
 }
 
 void Journal::HandLoopCommitToWriter() {
+  bool queued = false;
   {
     std::lock_guard lock(mu_);
-    if (loop_commit_pending_ == 0) return;
-    loop_commit_pending_ = 0;
+    queued = !queue_.empty();
   }
-  work_cv_.notify_one();
+  // The writer takes what is queued; the idle step, when it runs, finds it gone or held.
+  if (queued) work_cv_.notify_one();
 }
 
 Status Journal::Flush() {
@@ -384,8 +395,8 @@ std::unique_ptr<Journal::PreparedGroup> Journal::TakeSpare() {
 void Journal::CommitOnLoop() {
   std::vector<std::shared_ptr<Pending>> group;
   {
+    idle_commit_queued_for = 0;
     std::unique_lock lock(mu_);
-    loop_commit_pending_ = 0;
     if (queue_.empty()) return;
     if (!failure_.ok() || stopping_ || writer_has_group_ || committer_busy_ || loop_has_group_) {
       lock.unlock();
@@ -395,6 +406,7 @@ void Journal::CommitOnLoop() {
     TakeGroupLocked(group);
     loop_has_group_ = true;
   }
+  if (loop_commits_total_) loop_commits_total_->Increment();
   not_full_cv_.notify_all();
   std::unique_ptr<PreparedGroup> prepared = TakeSpare();
   if (PrepareGroup(group, *prepared)) {
@@ -432,10 +444,13 @@ void Journal::WriterLoop() {
       auto wait_for_committer = [&] {
         return committer_busy_ && queue_.size() < kPipelineMinQueued && !stopping_ && failure_.ok();
       };
-      while ((queue_.empty() && !stopping_ && !(failure_.ok() && CheckpointDueByTime())) ||
-             wait_for_committer() || loop_has_group_) {
+      // loop_has_group_ first: while a loop thread prepares its group, the chain and checkpoint
+      // state (merkle_, checkpoint_size_) are that thread's.
+      while (loop_has_group_ ||
+             (queue_.empty() && !stopping_ && !(failure_.ok() && CheckpointDueByTime())) ||
+             wait_for_committer()) {
         // Poll the clock while a time-based checkpoint is outstanding (the clock may be manual).
-        if (failure_.ok() && merkle_.size() > checkpoint_size_) {
+        if (!loop_has_group_ && failure_.ok() && merkle_.size() > checkpoint_size_) {
           work_cv_.wait_for(lock, std::chrono::milliseconds(50));
         } else {
           work_cv_.wait(lock);

@@ -2,8 +2,9 @@
 // sequence number in the caller's order and returns at once; a writer thread prepares queued
 // entries in sequence order, many per RocksDB WriteBatch (at high arrival rates it first waits
 // up to group_delay_us for more, unless an urgent entry waits), and writes and syncs each batch
-// itself or, under a backlog, hands it to a committer thread while it prepares the next; the
-// thread that wrote a group runs its callbacks.
+// itself or, under a backlog, hands it to a committer thread while it prepares the next; with
+// commit_on_event_loop, an event-loop thread that enqueued while the writer was idle commits its
+// turn's entries itself. The thread that wrote a group runs its callbacks.
 // Thread-safe; owns its writer and committer threads, store, signer and cipher.
 #pragma once
 
@@ -55,10 +56,12 @@ struct JournalOptions {
   // writer waits this long for more before it takes a group, so that one fdatasync serves
   // more decisions (GroupPacer). 0: never waits.
   int64_t group_delay_us = 0;
-  // An entry enqueued on an event-loop thread (common/event_loop.h) while the writer is idle is
-  // committed by that thread once its loop turn has run (EventLoop::PostWhenIdle), with the rest
-  // of what the turn enqueued, instead of waking the writer: no hand-off to the writer and back.
-  // Only below the rate at which the writer would wait for more (group_delay_us).
+  // An entry enqueued on an event-loop thread (common/event_loop.h) while neither the writer,
+  // the committer nor another loop thread holds a group does not wake the writer: that thread
+  // commits the queue (its turn's entries, and any other thread's queued meanwhile) in one idle
+  // step once its loop turn has run (EventLoop::PostWhenIdle). No hand-off to the writer and
+  // back. Only below the rate at which the writer would wait for more (group_delay_us). The
+  // loops must run their idle work (stop) before the journal is destroyed.
   bool commit_on_event_loop = false;
   // Enqueue blocks while this many entries wait for the writer: backpressure from the disk.
   size_t max_pending = 65536;
@@ -105,10 +108,10 @@ struct CommitInfo {
   Digest record_hash{};
 };
 
-// Runs on the writer or the committer thread, after the group is durable, in sequence order
-// (the case store's high-water mark relies on it); keep it short (hand
-// the response to an I/O thread) and never call Enqueue or Flush from it: the journal's own
-// thread would wait on itself.
+// Runs on the thread that wrote the group (the writer, the committer, or an event-loop thread
+// in its idle step), after the group is durable, in sequence order (the case store's
+// high-water mark relies on it); keep it short (hand the response to an I/O thread) and never
+// call Enqueue or Flush from it: the journal's own thread would wait on itself.
 using CommitCallback = std::function<void(const Result<CommitInfo>&)>;
 
 struct StoredRecord {
@@ -139,7 +142,9 @@ struct InclusionProof {
 class Journal {
  public:
   static Result<std::unique_ptr<Journal>> Open(const JournalOptions& options);
-  // Commits everything already enqueued, signs a final checkpoint, stops the writer.
+  // Commits everything already enqueued, signs a final checkpoint, stops the writer. With
+  // commit_on_event_loop, only once the loops that enqueued have stopped: an idle step they
+  // queued refers to the journal.
   ~Journal();
   Journal(const Journal&) = delete;
   Journal& operator=(const Journal&) = delete;
@@ -185,7 +190,7 @@ class Journal {
                                             std::string_view canonical_input) const;
   // Journals an admin event (who did what, to which object) in the chain and waits until it
   // is durable: an admin change is acknowledged only once its record is on disk. Do not call
-  // from the writer thread (a commit callback).
+  // from a commit callback (whichever thread runs it).
   Status RecordAdminEvent(const AdminEvent& event);
   // A tenant's admin events, newest first, with seq < before_seq, at most `limit`.
   Result<std::vector<JournalRecord>> ListAdminEvents(std::string_view tenant, size_t limit,
@@ -282,19 +287,19 @@ class Journal {
   std::unordered_map<std::string_view, std::shared_ptr<Pending>> pending_txn_;  // guarded by mu_
   std::multimap<uint64_t, std::function<void(const Status&)>> waiters_;         // guarded by mu_
   uint64_t next_seq_ = 1;                                                       // guarded by mu_
-  uint64_t committed_gen_ = 0;        // guarded by mu_; bumped whenever entries leave pending_txn_
-  uint64_t durable_seq_ = 0;          // guarded by mu_
-  Digest durable_hash_{};             // guarded by mu_
-  Status failure_;                    // guarded by mu_; non-ok once failed closed
-  bool stopping_ = false;             // guarded by mu_
-  bool committer_busy_ = false;       // guarded by mu_; the committer holds or writes a group
-  bool urgent_queued_ = false;        // guarded by mu_; an urgent entry waits in queue_
-  bool writer_started_ = false;       // guarded by mu_; the writer has reached its loop
-  bool writer_has_group_ = false;     // guarded by mu_; the writer is taking or holds a group
-  bool loop_has_group_ = false;       // guarded by mu_; a loop thread holds a group (CommitOnLoop)
-  uint64_t loop_commit_pending_ = 0;  // guarded by mu_; the loop whose CommitOnLoop is queued
+  uint64_t committed_gen_ = 0;     // guarded by mu_; bumped whenever entries leave pending_txn_
+  uint64_t durable_seq_ = 0;       // guarded by mu_
+  Digest durable_hash_{};          // guarded by mu_
+  Status failure_;                 // guarded by mu_; non-ok once failed closed
+  bool stopping_ = false;          // guarded by mu_
+  bool committer_busy_ = false;    // guarded by mu_; the committer holds or writes a group
+  bool urgent_queued_ = false;     // guarded by mu_; an urgent entry waits in queue_
+  bool writer_started_ = false;    // guarded by mu_; the writer has reached its loop
+  bool writer_has_group_ = false;  // guarded by mu_; the writer is taking or holds a group
+  bool loop_has_group_ = false;    // guarded by mu_; a loop thread holds a group (CommitOnLoop)
 
-  GroupPacer pacer_;  // guarded by mu_
+  GroupPacer pacer_;            // guarded by mu_
+  const uint64_t instance_id_;  // unique in the process: names this journal in thread-local state
 
   // State of the thread that holds the group being prepared (the writer, or a loop thread in
   // CommitOnLoop; mu_ hands it over): the chain as prepared, ahead of what is durable
@@ -322,6 +327,7 @@ class Journal {
   bool commit_stop_ = false;                  // guarded by commit_mu_
 
   Counter* commits_total_ = nullptr;
+  Counter* loop_commits_total_ = nullptr;
   Counter* records_total_ = nullptr;
   Counter* failures_total_ = nullptr;
   Histogram* group_size_ = nullptr;

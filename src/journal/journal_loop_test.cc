@@ -4,11 +4,15 @@
 // writer instead of waiting for itself.
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <future>
 #include <mutex>
 #include <thread>
 #include <vector>
 
+#include "common/clock.h"
 #include "common/event_loop.h"
+#include "common/metrics.h"
 #include "journal/journal.h"
 #include "journal/test_util.h"
 #include "journal/verifier.h"
@@ -38,10 +42,16 @@ class OnLoop {
   OnLoop& operator=(const OnLoop&) = delete;
 };
 
-std::unique_ptr<Journal> OpenOrDie(const TempDir& dir, bool commit_on_event_loop) {
+JournalOptions LoopOptions(const TempDir& dir, bool commit_on_event_loop,
+                           MetricsRegistry* metrics = nullptr) {
   JournalOptions o;
   o.data_dir = dir.Sub("data");
   o.commit_on_event_loop = commit_on_event_loop;
+  o.metrics = metrics;
+  return o;
+}
+
+std::unique_ptr<Journal> OpenOrDie(const JournalOptions& o) {
   Result<std::unique_ptr<Journal>> j = Journal::Open(o);
   EXPECT_TRUE(j.ok()) << j.status().ToString();
   return j.ok() ? std::move(j).value() : nullptr;
@@ -72,8 +82,11 @@ void ExpectChainVerifies(const TempDir& dir, uint64_t records) {
 
 TEST(JournalLoopTest, ATurnsEntriesAreCommittedTogetherOnTheLoopThreadInItsIdleStep) {
   TempDir dir;
-  auto j = OpenOrDie(dir, /*commit_on_event_loop=*/true);
+  MetricsRegistry metrics;
+  auto j = OpenOrDie(LoopOptions(dir, /*commit_on_event_loop=*/true, &metrics));
   ASSERT_NE(j, nullptr);
+  Counter* loop_commits = metrics.GetCounter("verdict_journal_loop_commits_total", "");
+  Counter* commits_total = metrics.GetCounter("verdict_journal_commits_total", "");
   TestLoop loop;
   Commits commits;
   {
@@ -86,6 +99,8 @@ TEST(JournalLoopTest, ATurnsEntriesAreCommittedTogetherOnTheLoopThreadInItsIdleS
     EventLoop::RunIdleWork();
     EXPECT_EQ(j->durable_sequence(), 3u);
   }
+  EXPECT_EQ(loop_commits->value(), 1u);  // one group for the turn
+  EXPECT_EQ(commits_total->value(), 1u);
   ASSERT_EQ(commits.seqs, (std::vector<uint64_t>{1, 2, 3}));
   for (const std::thread::id& t : commits.threads) EXPECT_EQ(t, std::this_thread::get_id());
   EXPECT_TRUE(loop.posted.empty());
@@ -95,7 +110,7 @@ TEST(JournalLoopTest, ATurnsEntriesAreCommittedTogetherOnTheLoopThreadInItsIdleS
 
 TEST(JournalLoopTest, WithoutTheOptionTheWriterCommitsALoopThreadsEntries) {
   TempDir dir;
-  auto j = OpenOrDie(dir, /*commit_on_event_loop=*/false);
+  auto j = OpenOrDie(LoopOptions(dir, /*commit_on_event_loop=*/false));
   ASSERT_NE(j, nullptr);
   TestLoop loop;
   Commits commits;
@@ -111,7 +126,7 @@ TEST(JournalLoopTest, WithoutTheOptionTheWriterCommitsALoopThreadsEntries) {
 
 TEST(JournalLoopTest, EntriesFromOtherThreadsJoinThePendingLoopCommitInSequenceOrder) {
   TempDir dir;
-  auto j = OpenOrDie(dir, /*commit_on_event_loop=*/true);
+  auto j = OpenOrDie(LoopOptions(dir, /*commit_on_event_loop=*/true));
   ASSERT_NE(j, nullptr);
   TestLoop loop;
   Commits commits;
@@ -142,7 +157,7 @@ TEST(JournalLoopTest, EntriesFromOtherThreadsJoinThePendingLoopCommitInSequenceO
 // Flush, RecordAdminEvent and the engine's DecideAndWait hand the commit to the writer first.
 TEST(JournalLoopTest, ALoopThreadThatBlocksOnTheJournalDoesNotWaitForItself) {
   TempDir dir;
-  auto j = OpenOrDie(dir, /*commit_on_event_loop=*/true);
+  auto j = OpenOrDie(LoopOptions(dir, /*commit_on_event_loop=*/true));
   ASSERT_NE(j, nullptr);
   TestLoop loop;
   Commits commits;
@@ -162,6 +177,91 @@ TEST(JournalLoopTest, ALoopThreadThatBlocksOnTheJournalDoesNotWaitForItself) {
   for (const std::thread::id& t : commits.threads) EXPECT_NE(t, std::this_thread::get_id());
   j.reset();
   ExpectChainVerifies(dir, 3);
+}
+
+// Two I/O threads of one loop (io_threads > 1): each queues its own idle step, so the second
+// thread's entry is committed at the end of its own turn, not whenever the first thread's
+// turn ends.
+TEST(JournalLoopTest, EachThreadOfALoopCommitsInItsOwnIdleStep) {
+  TempDir dir;
+  auto j = OpenOrDie(LoopOptions(dir, /*commit_on_event_loop=*/true));
+  ASSERT_NE(j, nullptr);
+  TestLoop loop;
+  Commits commits;
+  std::promise<void> first_enqueued;
+  std::promise<void> second_done;
+  std::thread first([&] {
+    OnLoop on(&loop);
+    ASSERT_TRUE(j->Enqueue(MakeEntry(1), commits.Callback()).ok());
+    first_enqueued.set_value();
+    second_done.get_future().wait();  // a long turn: its idle step runs only after this
+  });
+  first_enqueued.get_future().wait();
+  std::thread second([&] {
+    OnLoop on(&loop);
+    ASSERT_TRUE(j->Enqueue(MakeEntry(2), commits.Callback()).ok());
+    EXPECT_TRUE(EventLoop::HasIdleWork());
+    EventLoop::RunIdleWork();
+    EXPECT_EQ(j->durable_sequence(), 2u);  // the first thread's entry went with it
+  });
+  second.join();
+  second_done.set_value();
+  first.join();
+  EXPECT_EQ(commits.seqs, (std::vector<uint64_t>{1, 2}));
+  j.reset();
+  ExpectChainVerifies(dir, 2);
+}
+
+// A loop thread whose Enqueue finds the queue full (max_pending) hands the queue to the writer
+// rather than wait for room that only its own idle step would make.
+TEST(JournalLoopTest, AFullQueueOnALoopThreadIsHandedToTheWriter) {
+  TempDir dir;
+  JournalOptions o = LoopOptions(dir, /*commit_on_event_loop=*/true);
+  o.max_pending = 2;
+  auto j = OpenOrDie(o);
+  ASSERT_NE(j, nullptr);
+  TestLoop loop;
+  Commits commits;
+  {
+    OnLoop on(&loop);
+    for (uint64_t i = 1; i <= 5; ++i)
+      ASSERT_TRUE(j->Enqueue(MakeEntry(i), commits.Callback()).ok());
+    ASSERT_TRUE(j->Flush().ok());
+  }
+  EXPECT_EQ(commits.seqs, (std::vector<uint64_t>{1, 2, 3, 4, 5}));
+  j.reset();
+  ExpectChainVerifies(dir, 5);
+}
+
+// Above the group-delay rate the writer's wait for more entries serves better than a loop's
+// commit of its own turn: a loop thread's entry then goes to the writer.
+TEST(JournalLoopTest, AtAHighRateALoopThreadLeavesTheGroupToTheWriter) {
+  TempDir dir;
+  ManualClock clock(1'700'000'000'000'000);
+  JournalOptions o = LoopOptions(dir, /*commit_on_event_loop=*/true);
+  o.clock = &clock;
+  o.group_delay_us = 400;
+  auto j = OpenOrDie(o);
+  ASSERT_NE(j, nullptr);
+  // 64 entries per manual millisecond, from a thread without a loop: 64,000/s.
+  uint64_t next = 1;
+  for (int batch = 0; batch < 12; ++batch, next += 64) {
+    for (const auto& r : testing_util::WriteEntries(*j, next, next + 63)) ASSERT_TRUE(r.ok());
+    clock.AdvanceMicros(1000);
+  }
+  // Let the writer go back to waiting after the last batch's callbacks (else the entry would
+  // go to it whatever the rate, and the test would show nothing).
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  TestLoop loop;
+  Commits commits;
+  {
+    OnLoop on(&loop);
+    ASSERT_TRUE(j->Enqueue(MakeEntry(next), commits.Callback()).ok());
+    EXPECT_FALSE(EventLoop::HasIdleWork());
+    ASSERT_TRUE(j->Flush().ok());
+  }
+  ASSERT_EQ(commits.threads.size(), 1u);
+  EXPECT_NE(commits.threads[0], std::this_thread::get_id());
 }
 
 }  // namespace
