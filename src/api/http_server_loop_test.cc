@@ -37,6 +37,20 @@ std::string Get(uint16_t port, const std::string& path) {
   return reply;
 }
 
+// Starts a server (one I/O thread) with `router`, sends it one GET and stops it; the reply, or
+// "server not created: ..." for the test to fail on.
+std::string ServeOneGet(const Router& router, const std::string& path) {
+  MetricsRegistry metrics;
+  HttpServerOptions options;
+  options.port = 0;
+  auto server = HttpServer::Create(options, router, metrics);
+  if (!server.ok()) return "server not created: " + server.status().message();
+  (*server)->Start();
+  std::string reply = Get((*server)->port(), path);
+  (*server)->Stop();
+  return reply;
+}
+
 TEST(HttpServerLoopTest, AHandlerPostsToItsIoThreadsLoopAndThePostedWorkAnswers) {
   Router router;
   std::promise<std::thread::id> handler_thread;
@@ -62,14 +76,7 @@ TEST(HttpServerLoopTest, AHandlerPostsToItsIoThreadsLoopAndThePostedWorkAnswers)
     });
     handler_returned->store(true);
   });
-  MetricsRegistry metrics;
-  HttpServerOptions options;
-  options.port = 0;
-  auto server = HttpServer::Create(options, router, metrics);
-  ASSERT_TRUE(server.ok()) << server.status().message();
-  (*server)->Start();
-  const std::string reply = Get((*server)->port(), "/posted");
-  (*server)->Stop();
+  const std::string reply = ServeOneGet(router, "/posted");
   EXPECT_EQ(reply.substr(0, reply.find("\r\n")), "HTTP/1.1 200 OK");
   EXPECT_NE(reply.find(R"({"after":true,"on_io":true})"), std::string::npos) << reply;
   EXPECT_NE(handler_thread.get_future().get(), std::this_thread::get_id());
@@ -98,14 +105,7 @@ TEST(HttpServerLoopTest, IdleWorkRunsOnTheHandlersThreadAfterTheTurn) {
       respond(std::move(response));
     });
   });
-  MetricsRegistry metrics;
-  HttpServerOptions options;
-  options.port = 0;
-  auto server = HttpServer::Create(options, router, metrics);
-  ASSERT_TRUE(server.ok()) << server.status().message();
-  (*server)->Start();
-  const std::string reply = Get((*server)->port(), "/idle");
-  (*server)->Stop();
+  const std::string reply = ServeOneGet(router, "/idle");
   EXPECT_EQ(reply.substr(0, reply.find("\r\n")), "HTTP/1.1 200 OK");
   EXPECT_NE(reply.find(R"({"after_posted":true,"same_thread":true})"), std::string::npos) << reply;
 }
