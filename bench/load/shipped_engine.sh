@@ -26,11 +26,11 @@ bench_key() {
 
 # Starts a fresh engine. Environment: FIFO=1 (the plain FIFO scheduler), DURABILITY (sync |
 # async), JOURNAL_BACKLOG ([sched] journal_backlog), INLINE_WHEN_IDLE ([sched]
-# inline_when_idle, true | false), COMMIT_LOG_MB ([journal] commit_log_mb), GROUP_DELAY_US ([journal]
-# group_delay_us), COMMIT_ON_IO_THREAD ([journal] commit_on_io_thread), HEAP_PREFAULT_MB ([engine] heap_prefault_mb), BULK_DEADLINE_MS ([sched]
-# bulk_deadline_ms), EXTRA_TOML (appended to the
-# configuration), REALTIME_LISTENER=1 (a realtime listener
-# too, its port in REALTIME_PORT), METRICS=1 (an admin key in ADMIN_KEY, to read /metrics).
+# inline_when_idle, true | false), COMMIT_LOG_MB ([journal] commit_log_mb), GROUP_DELAY_US
+# ([journal] group_delay_us), COMMIT_ON_IO_THREAD ([journal] commit_on_io_thread), HEAP_PREFAULT_MB
+# ([engine] heap_prefault_mb), BULK_DEADLINE_MS ([sched] bulk_deadline_ms), EXTRA_TOML (appended
+# to the configuration), REALTIME_LISTENER=1 (a realtime listener too, its port in
+# REALTIME_PORT), METRICS=1 (an admin key in ADMIN_KEY, to read /metrics).
 start_engine() {
   sed -e 's/^workers = 0/workers = 1/' -e 's/^io_threads = .*/io_threads = 1/' \
     -e "s/^durability = .*/durability = \"${DURABILITY:-sync}\"/" \
