@@ -157,7 +157,11 @@ TEST(JournalLoopTest, EntriesFromOtherThreadsJoinThePendingLoopCommitInSequenceO
 // Flush, RecordAdminEvent and the engine's DecideAndWait hand the commit to the writer first.
 TEST(JournalLoopTest, ALoopThreadThatBlocksOnTheJournalDoesNotWaitForItself) {
   TempDir dir;
-  auto j = OpenOrDie(LoopOptions(dir, /*commit_on_event_loop=*/true));
+  JournalOptions o = LoopOptions(dir, /*commit_on_event_loop=*/true);
+  // A checkpoint with every group: the idle writer then waits without its 50 ms checkpoint
+  // poll, which would otherwise end a wait on itself by taking the queue late.
+  o.checkpoint_every_records = 1;
+  auto j = OpenOrDie(o);
   ASSERT_NE(j, nullptr);
   TestLoop loop;
   Commits commits;
@@ -166,6 +170,9 @@ TEST(JournalLoopTest, ALoopThreadThatBlocksOnTheJournalDoesNotWaitForItself) {
     ASSERT_TRUE(j->Enqueue(MakeEntry(1), commits.Callback()).ok());
     ASSERT_TRUE(j->Flush().ok());
     EXPECT_EQ(j->durable_sequence(), 1u);
+    // Let the writer go back to waiting (else the next entries would go to it anyway, and the
+    // admin event's hand-off would not be exercised).
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
     ASSERT_TRUE(j->Enqueue(MakeEntry(2), commits.Callback()).ok());
     ASSERT_TRUE(
         j->RecordAdminEvent(AdminEvent{"bank-a", "admin-1", "key.create", "k1", "{}"}).ok());
