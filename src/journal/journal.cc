@@ -299,9 +299,13 @@ Result<uint64_t> Journal::Enqueue(JournalEntry entry, CommitCallback done) {
       idle_commit_queued_for = instance_id_;
     }
   }
+  // An entry no loop holds for its idle step wakes an idle writer even behind others queued for
+  // another thread's step: it would otherwise wait for the end of that thread's turn.
+  const bool idle_writer_must_take =
+      options_.commit_on_event_loop && !writer_has_group_ && !committer_busy_ && !loop_has_group_;
   bool wake_writer =
       !commit_on_loop && (queue_.size() == 1 || queue_.size() == kPipelineMinQueued ||
-                          (entry_urgent && !urgent_queued_));
+                          (entry_urgent && !urgent_queued_) || idle_writer_must_take);
   urgent_queued_ = urgent_queued_ || entry_urgent;
   lock.unlock();
   if (post_commit) EventLoop::PostWhenIdle([this] { CommitOnLoop(); });

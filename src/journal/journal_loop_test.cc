@@ -124,7 +124,7 @@ TEST(JournalLoopTest, WithoutTheOptionTheWriterCommitsALoopThreadsEntries) {
   EXPECT_NE(commits.threads[0], std::this_thread::get_id());
 }
 
-TEST(JournalLoopTest, EntriesFromOtherThreadsJoinThePendingLoopCommitInSequenceOrder) {
+TEST(JournalLoopTest, EntriesFromOtherThreadsAndTheLoopsCommitInSequenceOrder) {
   TempDir dir;
   auto j = OpenOrDie(LoopOptions(dir, /*commit_on_event_loop=*/true));
   ASSERT_NE(j, nullptr);
@@ -133,11 +133,13 @@ TEST(JournalLoopTest, EntriesFromOtherThreadsJoinThePendingLoopCommitInSequenceO
   {
     OnLoop on(&loop);
     ASSERT_TRUE(j->Enqueue(MakeEntry(1), commits.Callback()).ok());
-    // A thread without a loop (a worker) enqueues behind it: the queue was not empty, so the
-    // writer is not woken and the loop's commit takes both.
-    std::thread([&] { ASSERT_TRUE(j->Enqueue(MakeEntry(2), commits.Callback()).ok()); }).join();
+    // A thread without a loop (a worker) enqueues behind it: its entry is held for no idle
+    // step, so it wakes the idle writer, which takes the queue; the loop's step then finds it
+    // taken or empty, or takes what the writer left, in order either way.
+    std::thread([&] { EXPECT_TRUE(j->Enqueue(MakeEntry(2), commits.Callback()).ok()); }).join();
     ASSERT_TRUE(j->Enqueue(MakeEntry(3), commits.Callback()).ok());
     EventLoop::RunIdleWork();
+    ASSERT_TRUE(j->Flush().ok());
     EXPECT_EQ(j->durable_sequence(), 3u);
   }
   // Then the writer again, and the loop again: one chain across both.
@@ -199,8 +201,8 @@ TEST(JournalLoopTest, EachThreadOfALoopCommitsInItsOwnIdleStep) {
   std::promise<void> second_done;
   std::thread first([&] {
     OnLoop on(&loop);
-    ASSERT_TRUE(j->Enqueue(MakeEntry(1), commits.Callback()).ok());
-    first_enqueued.set_value();
+    EXPECT_TRUE(j->Enqueue(MakeEntry(1), commits.Callback()).ok());
+    first_enqueued.set_value();       // whatever the result, so the test cannot hang here
     second_done.get_future().wait();  // a long turn: its idle step runs only after this
   });
   first_enqueued.get_future().wait();
