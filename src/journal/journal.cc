@@ -288,10 +288,10 @@ Result<uint64_t> Journal::Enqueue(JournalEntry entry, CommitCallback done) {
   queue_.push_back(p);
   // On a loop thread with no group held elsewhere, the thread commits this turn's entries
   // itself once the turn has run (see commit_on_event_loop); its idle step is queued once.
+  const bool group_held = writer_has_group_ || committer_busy_ || loop_has_group_;
   bool commit_on_loop = false;
   bool post_commit = false;
-  if (options_.commit_on_event_loop && EventLoop::Current() != nullptr && !writer_has_group_ &&
-      !committer_busy_ && !loop_has_group_) {
+  if (options_.commit_on_event_loop && EventLoop::Current() != nullptr && !group_held) {
     if (idle_commit_queued_for == instance_id_) {
       commit_on_loop = true;
     } else if (pacer_.DelayUs(1, kPipelineMinQueued, clock_.MonotonicNanos()) == 0) {
@@ -301,8 +301,7 @@ Result<uint64_t> Journal::Enqueue(JournalEntry entry, CommitCallback done) {
   }
   // An entry no loop holds for its idle step wakes an idle writer even behind others queued for
   // another thread's step: it would otherwise wait for the end of that thread's turn.
-  const bool idle_writer_must_take =
-      options_.commit_on_event_loop && !writer_has_group_ && !committer_busy_ && !loop_has_group_;
+  const bool idle_writer_must_take = options_.commit_on_event_loop && !group_held;
   bool wake_writer =
       !commit_on_loop && (queue_.size() == 1 || queue_.size() == kPipelineMinQueued ||
                           (entry_urgent && !urgent_queued_) || idle_writer_must_take);
