@@ -288,7 +288,7 @@ Result<uint64_t> Journal::Enqueue(JournalEntry entry, CommitCallback done) {
   queue_.push_back(p);
   // On a loop thread with no group held elsewhere, the thread commits this turn's entries
   // itself once the turn has run (see commit_on_event_loop); its idle step is queued once.
-  const bool group_held = writer_has_group_ || committer_busy_ || loop_has_group_;
+  const bool group_held = GroupHeldLocked();
   bool commit_on_loop = false;
   bool post_commit = false;
   if (options_.commit_on_event_loop && EventLoop::Current() != nullptr && !group_held) {
@@ -395,13 +395,22 @@ std::unique_ptr<Journal::PreparedGroup> Journal::TakeSpare() {
   return spare_ ? std::move(spare_) : std::make_unique<PreparedGroup>();
 }
 
+void Journal::ReturnSpare(std::unique_ptr<PreparedGroup> prepared) {
+  std::lock_guard lock(commit_mu_);
+  if (!spare_) spare_ = std::move(prepared);  // keep its buffers for the next group
+}
+
+bool Journal::GroupHeldLocked() const {
+  return writer_has_group_ || committer_busy_ || loop_has_group_;
+}
+
 void Journal::CommitOnLoop() {
   std::vector<std::shared_ptr<Pending>> group;
   {
     idle_commit_queued_for = 0;
     std::unique_lock lock(mu_);
     if (queue_.empty()) return;
-    if (!failure_.ok() || stopping_ || writer_has_group_ || committer_busy_ || loop_has_group_) {
+    if (!failure_.ok() || stopping_ || GroupHeldLocked()) {
       lock.unlock();
       work_cv_.notify_one();  // it is the writer's to take
       return;
@@ -415,8 +424,7 @@ void Journal::CommitOnLoop() {
   if (PrepareGroup(group, *prepared)) {
     CommitHere(std::move(prepared));
   } else {
-    std::lock_guard lock(commit_mu_);
-    if (!spare_) spare_ = std::move(prepared);
+    ReturnSpare(std::move(prepared));
   }
   bool writer_waits = false;
   {
@@ -437,8 +445,10 @@ void Journal::WriterLoop() {
       std::unique_lock lock(mu_);
       writer_has_group_ = false;
       if (!writer_started_) {
+        // Set under the lock the writer keeps into its wait for work, so that Open's caller
+        // cannot enqueue before the writer waits.
         writer_started_ = true;
-        started_cv_.notify_all();  // Open waits for it; it waits under mu_, so it wakes after
+        started_cv_.notify_all();
       }
       // While the committer writes a group, a short queue waits for it and then goes whole
       // into the next group, as with one thread: a group prepared early would close before
@@ -479,8 +489,7 @@ void Journal::WriterLoop() {
     if (PrepareGroup(group, *prepared)) {
       HandOver(std::move(prepared), stop);
     } else {
-      std::lock_guard lock(commit_mu_);
-      if (!spare_) spare_ = std::move(prepared);  // keep its buffers for the next group
+      ReturnSpare(std::move(prepared));
     }
     group.clear();
     if (stop) break;

@@ -239,7 +239,11 @@ class Journal {
   void CommitOnLoop();
   // Under mu_: moves up to max_group_size queued entries into `group`.
   void TakeGroupLocked(std::vector<std::shared_ptr<Pending>>& group);
+  // The spare PreparedGroup's buffers (or a new one), and back when a group was not written.
   std::unique_ptr<PreparedGroup> TakeSpare();
+  void ReturnSpare(std::unique_ptr<PreparedGroup> prepared);
+  // Under mu_: the writer, the committer or a loop thread holds a group.
+  bool GroupHeldLocked() const;
   // Writes and syncs `prepared` on this thread, after any group the committer holds.
   void CommitHere(std::unique_ptr<PreparedGroup> prepared);
   void CommitterLoop();
