@@ -26,6 +26,7 @@ trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
 source "$(dirname "$0")/shipped_engine.sh"
 load() {
   taskset -c "$LOAD_CPU" "$BIN/verdict-load" --target "http://127.0.0.1:$1" --connections 64 --json \
+    ${LOAD_BUSY_POLL:+--busy-poll} \
     --header "Authorization: Bearer ${KEY:-none}" --input "$work/sim.jsonl" "${@:2}"
 }
 

@@ -28,9 +28,10 @@ bench_key() {
 # async), JOURNAL_BACKLOG ([sched] journal_backlog), INLINE_WHEN_IDLE ([sched]
 # inline_when_idle, true | false), COMMIT_LOG_MB ([journal] commit_log_mb), GROUP_DELAY_US
 # ([journal] group_delay_us), COMMIT_ON_IO_THREAD ([journal] commit_on_io_thread), HEAP_PREFAULT_MB
-# ([engine] heap_prefault_mb), BULK_DEADLINE_MS ([sched] bulk_deadline_ms), EXTRA_TOML (appended
-# to the configuration), REALTIME_LISTENER=1 (a realtime listener too, its port in
-# REALTIME_PORT), METRICS=1 (an admin key in ADMIN_KEY, to read /metrics).
+# ([engine] heap_prefault_mb), BUSY_POLL_US ([server] busy_poll_us), BULK_DEADLINE_MS ([sched]
+# bulk_deadline_ms), EXTRA_TOML (appended to the configuration), REALTIME_LISTENER=1 (a realtime
+# listener too, its port in REALTIME_PORT), METRICS=1 (an admin key in ADMIN_KEY, to read
+# /metrics). LOAD_BUSY_POLL=1: the generators (here, knee.sh, one_run.sh) run with --busy-poll.
 start_engine() {
   sed -e 's/^workers = 0/workers = 1/' -e 's/^io_threads = .*/io_threads = 1/' \
     -e "s/^durability = .*/durability = \"${DURABILITY:-sync}\"/" \
@@ -41,6 +42,7 @@ start_engine() {
     -e "s/^commit_on_io_thread = .*/commit_on_io_thread = ${COMMIT_ON_IO_THREAD:-true}/" \
     -e "s/^commit_log_mb = .*/commit_log_mb = ${COMMIT_LOG_MB:-64}/" \
     -e "s/^heap_prefault_mb = .*/heap_prefault_mb = ${HEAP_PREFAULT_MB:-256}/" \
+    -e "s/^busy_poll_us = .*/busy_poll_us = ${BUSY_POLL_US:-0}/" \
     -e "s/^bulk_deadline_ms = .*/bulk_deadline_ms = ${BULK_DEADLINE_MS:-2000}/" \
     config/verdict.toml > "$work/verdict.toml"
   # Drift watch off: a fresh engine's accounts have no history, which the monitor rightly calls
@@ -67,7 +69,7 @@ start_engine() {
 # in REALTIME_LOAD), from realtime.jsonl (make_sim_input). Arguments: RATE SECONDS OUT_JSON.
 realtime_load() {
   taskset -c "${LOAD_CPU:-0}" "$BIN/verdict-load" --target "http://127.0.0.1:$REALTIME_PORT" \
-    --rate "$1" --duration "$2" --connections 8 --mix realtime=1 \
+    --rate "$1" --duration "$2" --connections 8 --mix realtime=1 ${LOAD_BUSY_POLL:+--busy-poll} \
     --input "$work/realtime.jsonl" --header "Authorization: Bearer $KEY" --json > "$3" &
   REALTIME_LOAD=$!
 }

@@ -4,6 +4,7 @@
 #include <openssl/ssl.h>
 #include <openssl/x509.h>
 #include <pthread.h>
+#include <sched.h>
 #include <spdlog/spdlog.h>
 
 #include <array>
@@ -656,11 +657,24 @@ class AsioEventLoop : public EventLoop {
 // io_context::run, with the calling thread's idle work (EventLoop::PostWhenIdle) run once the
 // handlers that are ready have run. The turn is bounded so that a flood of ready handlers does
 // not hold idle work back for long (what it holds back, the journal's commit, has its own
-// thread as a second line: docs/architecture.md).
+// thread as a second line: docs/architecture.md). With `busy_poll` the thread polls that long
+// for a handler before it blocks.
 namespace {
-void RunWithIdleWork(net::io_context& ioc) {
+// Runs at most one ready handler without blocking, polling until one ran or `budget` passed.
+// Each empty poll yields the core: a worker or the journal's writer pinned beside this thread
+// runs at once instead of sharing the core with the poll (PERFORMANCE.md, session 17).
+size_t PollFor(net::io_context& ioc, std::chrono::microseconds budget) {
+  const auto until = std::chrono::steady_clock::now() + budget;
+  do {
+    if (size_t ran = ioc.poll_one()) return ran;
+    sched_yield();
+  } while (!ioc.stopped() && std::chrono::steady_clock::now() < until);
+  return 0;
+}
+
+void RunWithIdleWork(net::io_context& ioc, std::chrono::microseconds busy_poll) {
   constexpr int kMaxHandlersPerTurn = 256;
-  while (ioc.run_one() > 0) {
+  while ((busy_poll.count() > 0 && PollFor(ioc, busy_poll) > 0) || ioc.run_one() > 0) {
     if (!EventLoop::HasIdleWork()) continue;
     for (int i = 0; i < kMaxHandlersPerTurn && ioc.poll_one() > 0; ++i) {
     }
@@ -771,7 +785,7 @@ void HttpServer::Start() {
   for (int i = 0; i < n; ++i) {
     impl_->threads.emplace_back([this] {
       EventLoop::SetCurrent(&impl_->loop);
-      RunWithIdleWork(impl_->ioc);
+      RunWithIdleWork(impl_->ioc, std::chrono::microseconds(impl_->options.busy_poll_us));
       EventLoop::SetCurrent(nullptr);
     });
     pthread_setname_np(impl_->threads.back().native_handle(), "verdict-io");  // for profiles

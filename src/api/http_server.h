@@ -52,6 +52,11 @@ struct HttpServerOptions {
   size_t max_connections = 10'000;  // connections beyond are closed at once
   // Upper bound on HttpResponse::pause_reading_ms; 0: never pause.
   int64_t max_read_pause_ms = 1'000;
+  // How long an I/O thread with nothing to do polls its sockets before it sleeps in
+  // epoll_wait. 0: it sleeps at once. On a VM, a vCPU that halts takes up to milliseconds to be
+  // woken by the next packet; a thread that polls keeps its vCPU running and needs no wake-up.
+  // Costs a core while traffic comes at least this often (docs/architecture.md, "Busy polling").
+  int busy_poll_us = 0;
   TlsOptions tls;
 };
 

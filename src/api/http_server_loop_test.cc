@@ -1,13 +1,16 @@
 // HttpServer's I/O threads carry their event loop (common/event_loop.h): a handler can post
-// work back to it, and that work runs on an I/O thread after the handler returns. The rest of
-// the socket paths are covered by tests/integration.
+// work back to it, and that work runs on an I/O thread after the handler returns; with
+// busy_poll_us the thread polls instead of sleeping between requests. The rest of the socket
+// paths are covered by tests/integration.
 #include <gtest/gtest.h>
 #include <sys/socket.h>
 #include <sys/time.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <boost/asio.hpp>
 #include <chrono>
+#include <fstream>
 #include <future>
 #include <memory>
 #include <string>
@@ -39,9 +42,9 @@ std::string Get(uint16_t port, const std::string& path) {
 
 // Starts a server (one I/O thread) with `router`, sends it one GET and stops it; the reply, or
 // "server not created: ..." for the test to fail on.
-std::string ServeOneGet(const Router& router, const std::string& path) {
+std::string ServeOneGet(const Router& router, const std::string& path,
+                        HttpServerOptions options = {}) {
   MetricsRegistry metrics;
-  HttpServerOptions options;
   options.port = 0;
   auto server = HttpServer::Create(options, router, metrics);
   if (!server.ok()) return "server not created: " + server.status().message();
@@ -109,6 +112,69 @@ TEST(HttpServerLoopTest, IdleWorkRunsOnTheHandlersThreadAfterTheTurn) {
   const std::string reply = ServeOneGet(router, "/idle");
   EXPECT_EQ(reply.substr(0, reply.find("\r\n")), "HTTP/1.1 200 OK");
   EXPECT_NE(reply.find(R"({"after_posted":true,"same_thread":true})"), std::string::npos) << reply;
+}
+
+TEST(HttpServerLoopTest, IdleWorkRunsWhenTheThreadPollsInsteadOfSleeping) {
+  Router router;
+  router.Add("GET", "/idle", [](HttpRequest&&, Responder respond) {
+    EventLoop::PostWhenIdle([respond] {
+      HttpResponse response;
+      response.body = R"({"idle":true})";
+      respond(std::move(response));
+    });
+  });
+  HttpServerOptions options;
+  options.busy_poll_us = 1'000'000;  // longer than the test: Stop must end the poll
+  const std::string reply = ServeOneGet(router, "/idle", options);
+  EXPECT_EQ(reply.substr(0, reply.find("\r\n")), "HTTP/1.1 200 OK");
+  EXPECT_NE(reply.find(R"({"idle":true})"), std::string::npos) << reply;
+}
+
+// The voluntary context switches (sleeps) of thread `tid` of this process so far.
+long VoluntarySwitches(pid_t tid) {
+  std::ifstream status("/proc/self/task/" + std::to_string(tid) + "/status");
+  std::string key;
+  for (long value = 0; status >> key;) {
+    if (key == "voluntary_ctxt_switches:" && status >> value) return value;
+  }
+  return -1;
+}
+
+// Requests 5 ms apart on fresh connections: a sleeping I/O thread is woken for each (at least
+// one voluntary switch a request); a polling one sees them without sleeping.
+long IoThreadSleepsOverSpacedRequests(int busy_poll_us) {
+  Router router;
+  std::atomic<pid_t> io_tid{0};
+  router.Add("GET", "/tid", [&io_tid](HttpRequest&&, Responder respond) {
+    io_tid = gettid();
+    respond(HttpResponse{});
+  });
+  MetricsRegistry metrics;
+  HttpServerOptions options;
+  options.port = 0;
+  options.busy_poll_us = busy_poll_us;
+  auto server = HttpServer::Create(options, router, metrics);
+  if (!server.ok()) return -1;
+  (*server)->Start();
+  Get((*server)->port(), "/tid");
+  const long before = VoluntarySwitches(io_tid);
+  constexpr int kRequests = 5;
+  for (int i = 0; i < kRequests; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    Get((*server)->port(), "/tid");
+  }
+  const long after = VoluntarySwitches(io_tid);
+  (*server)->Stop();
+  return before < 0 || after < 0 ? -1 : after - before;
+}
+
+TEST(HttpServerLoopTest, APollingIoThreadDoesNotSleepBetweenRequests) {
+  // The measurement itself: without polling the thread sleeps between the requests.
+  EXPECT_GE(IoThreadSleepsOverSpacedRequests(0), 5);
+  // 10 s of polling outlasts the requests; a sleep or two for other reasons is allowed.
+  const long sleeps = IoThreadSleepsOverSpacedRequests(10'000'000);
+  EXPECT_GE(sleeps, 0);
+  EXPECT_LE(sleeps, 2);
 }
 
 }  // namespace

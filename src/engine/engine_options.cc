@@ -194,6 +194,7 @@ Status ReadServer(TableReader& r, EngineOptions* o) {
     if (!s.ok()) return InvalidArgument(s.message(), r.Name("realtime_listen"));
   }
   VERDICT_RETURN_IF_ERROR(r.Integer("io_threads", &o->server.io_threads, 1, 64));
+  VERDICT_RETURN_IF_ERROR(r.Integer("busy_poll_us", &o->server.busy_poll_us, 0, 1'000'000));
   VERDICT_RETURN_IF_ERROR(
       r.Integer("max_body_bytes", &o->server.max_body_bytes, 1024, int64_t{1} << 30));
   VERDICT_RETURN_IF_ERROR(

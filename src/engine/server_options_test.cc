@@ -1,4 +1,5 @@
-// [server] configuration read by engine_options.cc: the read pause after an over-rate refusal.
+// [server] configuration read by engine_options.cc: the read pause after an over-rate refusal,
+// and the I/O threads' busy polling.
 #include <gtest/gtest.h>
 
 #include "engine/engine_options.h"
@@ -22,6 +23,21 @@ TEST(ServerOptionsTest, BadMaxReadPauseIsAnErrorNamingTheKey) {
     auto options = ParseEngineOptions(toml, "t.toml");
     ASSERT_FALSE(options.ok()) << toml;
     EXPECT_EQ(options.status().field(), "server.max_read_pause_ms") << options.status().ToString();
+  }
+}
+
+TEST(ServerOptionsTest, BusyPollIsOffByDefaultAndBoundedToOneSecond) {
+  auto defaults = ParseEngineOptions("", "t.toml");
+  ASSERT_TRUE(defaults.ok()) << defaults.status().ToString();
+  EXPECT_EQ(defaults->server.busy_poll_us, 0);
+  auto on = ParseEngineOptions("[server]\nbusy_poll_us = 2000\n", "t.toml");
+  ASSERT_TRUE(on.ok()) << on.status().ToString();
+  EXPECT_EQ(on->server.busy_poll_us, 2000);
+  for (const char* toml : {"[server]\nbusy_poll_us = -1\n", "[server]\nbusy_poll_us = 1000001\n",
+                           "[server]\nbusy_poll_us = true\n"}) {
+    auto options = ParseEngineOptions(toml, "t.toml");
+    ASSERT_FALSE(options.ok()) << toml;
+    EXPECT_EQ(options.status().field(), "server.busy_poll_us") << options.status().ToString();
   }
 }
 

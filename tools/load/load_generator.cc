@@ -131,7 +131,12 @@ class Runner {
       stream->next = start_;
       ScheduleNext(*stream);
     }
-    ioc_.run();
+    if (options_.busy_poll) {
+      // stopped() turns true when the last connection and timer are done, as run() returns.
+      while (!ioc_.stopped()) ioc_.poll();
+    } else {
+      ioc_.run();
+    }
     result_.rate_per_s = total_rate;
     result_.window_s = options_.duration_s;
     result_.elapsed_s = std::chrono::duration<double>(Clock::now() - start_).count();

@@ -54,6 +54,11 @@ struct LoadOptions {
   // Keep one TimelineSample per answer (LoadResult::timeline), to see when slow answers
   // happened: a burst of them at one moment is a stall, spread out they are queueing.
   bool keep_timeline = false;
+  // Spin on the event loop instead of sleeping in epoll_wait between sends and answers. On a
+  // VM, a vCPU that halts while idle takes up to milliseconds to be woken, and an open-loop
+  // generator would count its own late wake-ups as the server's latency (PERFORMANCE.md,
+  // session 17). Costs the generator's whole core.
+  bool busy_poll = false;
 };
 
 struct TimelineSample {

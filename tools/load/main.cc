@@ -101,6 +101,9 @@ int main(int argc, char** argv) {
   app.add_option("--max-requests", options.max_requests, "Upper bound on requests per step");
   app.add_option("--drain", options.drain_s, "Seconds to wait for answers after sending");
   app.add_option("--seed", options.seed, "Random seed");
+  app.add_flag("--busy-poll", options.busy_poll,
+               "Spin instead of sleeping between events (a whole core; no wake-up delay of "
+               "the generator's own in the latencies)");
   app.add_flag("--json", json, "Print one JSON object on stdout");
   std::string timeline;
   app.add_option(
