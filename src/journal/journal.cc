@@ -376,6 +376,11 @@ Digest Journal::last_hash() const {
   return durable_hash_;
 }
 
+bool Journal::IdleForTest() const {
+  std::lock_guard lock(mu_);
+  return !GroupHeldLocked() && queue_.empty();
+}
+
 bool Journal::CheckpointDueByTime() const {
   return merkle_.size() > checkpoint_size_ &&
          clock_.NowMicros() - checkpoint_time_us_ >= options_.checkpoint_interval_us;

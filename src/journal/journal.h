@@ -221,6 +221,10 @@ class Journal {
   // Inclusion of record `seq` in the tree of the first `tree_size` records (reads them all).
   Result<InclusionProof> ProveInclusion(uint64_t seq, uint64_t tree_size) const;
 
+  // For tests: no thread holds a group (the writer waits for work, the committer and every
+  // loop are idle), so only the arrival rate decides whether a loop thread commits next.
+  bool IdleForTest() const;
+
  private:
   struct Pending;
   explicit Journal(const JournalOptions& options);

@@ -258,9 +258,12 @@ TEST(JournalLoopTest, AtAHighRateALoopThreadLeavesTheGroupToTheWriter) {
     for (const auto& r : testing_util::WriteEntries(*j, next, next + 63)) ASSERT_TRUE(r.ok());
     clock.AdvanceMicros(1000);
   }
-  // Let the writer go back to waiting after the last batch's callbacks (else the entry would
-  // go to it whatever the rate, and the test would show nothing).
-  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  // Until the writer waits again after the last batch (else the entry would go to it whatever
+  // the rate, and the test would show nothing).
+  for (int i = 0; i < 5000 && !j->IdleForTest(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  ASSERT_TRUE(j->IdleForTest());
   TestLoop loop;
   Commits commits;
   {
