@@ -654,11 +654,6 @@ class AsioEventLoop : public EventLoop {
   net::io_context& ioc_;
 };
 
-// io_context::run, with the calling thread's idle work (EventLoop::PostWhenIdle) run once the
-// handlers that are ready have run. The turn is bounded so that a flood of ready handlers does
-// not hold idle work back for long (what it holds back, the journal's commit, has its own
-// thread as a second line: docs/architecture.md). With `busy_poll` the thread polls that long
-// for a handler before it blocks.
 namespace {
 // Runs at most one ready handler without blocking, polling until one ran or `budget` passed.
 // Each empty poll yields the core: a worker or the journal's writer pinned beside this thread
@@ -672,6 +667,11 @@ size_t PollFor(net::io_context& ioc, std::chrono::microseconds budget) {
   return 0;
 }
 
+// io_context::run, with the calling thread's idle work (EventLoop::PostWhenIdle) run once the
+// handlers that are ready have run. The turn is bounded so that a flood of ready handlers does
+// not hold idle work back for long (what it holds back, the journal's commit, has its own
+// thread as a second line: docs/architecture.md). With `busy_poll` the thread polls that long
+// for a handler before it blocks.
 void RunWithIdleWork(net::io_context& ioc, std::chrono::microseconds busy_poll) {
   constexpr int kMaxHandlersPerTurn = 256;
   while ((busy_poll.count() > 0 && PollFor(ioc, busy_poll) > 0) || ioc.run_one() > 0) {
@@ -782,10 +782,13 @@ void HttpServer::Start() {
   impl_->Accept();
   impl_->deadlines.Start();
   int n = std::max(1, impl_->options.io_threads);
+  // With more threads, one sleeps in epoll_wait holding the reactor while the others' polls
+  // find nothing: they would spin without seeing a packet sooner.
+  const std::chrono::microseconds busy_poll(n == 1 ? impl_->options.busy_poll_us : 0);
   for (int i = 0; i < n; ++i) {
-    impl_->threads.emplace_back([this] {
+    impl_->threads.emplace_back([this, busy_poll] {
       EventLoop::SetCurrent(&impl_->loop);
-      RunWithIdleWork(impl_->ioc, std::chrono::microseconds(impl_->options.busy_poll_us));
+      RunWithIdleWork(impl_->ioc, busy_poll);
       EventLoop::SetCurrent(nullptr);
     });
     pthread_setname_np(impl_->threads.back().native_handle(), "verdict-io");  // for profiles

@@ -56,6 +56,8 @@ struct HttpServerOptions {
   // epoll_wait. 0: it sleeps at once. On a VM, a vCPU that halts takes up to milliseconds to be
   // woken by the next packet; a thread that polls keeps its vCPU running and needs no wake-up.
   // Costs a core while traffic comes at least this often (docs/architecture.md, "Busy polling").
+  // Any handler restarts the poll, the connection-deadline sweep's too (every 10-100 ms), so
+  // the configuration keeps it far below that. Only with io_threads = 1; ignored otherwise.
   int busy_poll_us = 0;
   TlsOptions tls;
 };

@@ -194,7 +194,14 @@ Status ReadServer(TableReader& r, EngineOptions* o) {
     if (!s.ok()) return InvalidArgument(s.message(), r.Name("realtime_listen"));
   }
   VERDICT_RETURN_IF_ERROR(r.Integer("io_threads", &o->server.io_threads, 1, 64));
-  VERDICT_RETURN_IF_ERROR(r.Integer("busy_poll_us", &o->server.busy_poll_us, 0, 1'000'000));
+  // At most half the shortest connection-deadline tick (10 ms), which also restarts a poll.
+  VERDICT_RETURN_IF_ERROR(r.Integer("busy_poll_us", &o->server.busy_poll_us, 0, 5'000));
+  if (o->server.busy_poll_us > 0 && o->server.io_threads > 1) {
+    return InvalidArgument(r.Name("busy_poll_us") +
+                               " needs io_threads = 1: with more I/O threads, one sleeps in "
+                               "epoll_wait holding the sockets while the others would poll in vain",
+                           r.Name("busy_poll_us"));
+  }
   VERDICT_RETURN_IF_ERROR(
       r.Integer("max_body_bytes", &o->server.max_body_bytes, 1024, int64_t{1} << 30));
   VERDICT_RETURN_IF_ERROR(

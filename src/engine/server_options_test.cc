@@ -2,6 +2,8 @@
 // and the I/O threads' busy polling.
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include "engine/engine_options.h"
 
 namespace verdict {
@@ -26,19 +28,24 @@ TEST(ServerOptionsTest, BadMaxReadPauseIsAnErrorNamingTheKey) {
   }
 }
 
-TEST(ServerOptionsTest, BusyPollIsOffByDefaultAndBoundedToOneSecond) {
+TEST(ServerOptionsTest, BusyPollIsOffByDefaultAndAtMostFiveMilliseconds) {
   auto defaults = ParseEngineOptions("", "t.toml");
   ASSERT_TRUE(defaults.ok()) << defaults.status().ToString();
   EXPECT_EQ(defaults->server.busy_poll_us, 0);
-  auto on = ParseEngineOptions("[server]\nbusy_poll_us = 2000\n", "t.toml");
+  auto on = ParseEngineOptions("[server]\nbusy_poll_us = 5000\n", "t.toml");
   ASSERT_TRUE(on.ok()) << on.status().ToString();
-  EXPECT_EQ(on->server.busy_poll_us, 2000);
-  for (const char* toml : {"[server]\nbusy_poll_us = -1\n", "[server]\nbusy_poll_us = 1000001\n",
-                           "[server]\nbusy_poll_us = true\n"}) {
+  EXPECT_EQ(on->server.busy_poll_us, 5000);
+  for (const char* toml :
+       {"[server]\nbusy_poll_us = -1\n", "[server]\nbusy_poll_us = 5001\n",
+        "[server]\nbusy_poll_us = true\n", "[server]\nio_threads = 2\nbusy_poll_us = 2000\n"}) {
     auto options = ParseEngineOptions(toml, "t.toml");
     ASSERT_FALSE(options.ok()) << toml;
     EXPECT_EQ(options.status().field(), "server.busy_poll_us") << options.status().ToString();
   }
+  auto threads = ParseEngineOptions("[server]\nio_threads = 2\nbusy_poll_us = 2000\n", "t.toml");
+  ASSERT_FALSE(threads.ok());
+  EXPECT_NE(threads.status().message().find("io_threads = 1"), std::string::npos)
+      << threads.status().ToString();
 }
 
 }  // namespace

@@ -376,7 +376,7 @@ Digest Journal::last_hash() const {
   return durable_hash_;
 }
 
-bool Journal::IdleForTest() const {
+bool Journal::IdleForTesting() const {
   std::lock_guard lock(mu_);
   return !GroupHeldLocked() && queue_.empty();
 }

@@ -223,7 +223,7 @@ class Journal {
 
   // For tests: no thread holds a group (the writer waits for work, the committer and every
   // loop are idle), so only the arrival rate decides whether a loop thread commits next.
-  bool IdleForTest() const;
+  bool IdleForTesting() const;
 
  private:
   struct Pending;

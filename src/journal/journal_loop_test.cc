@@ -260,10 +260,10 @@ TEST(JournalLoopTest, AtAHighRateALoopThreadLeavesTheGroupToTheWriter) {
   }
   // Until the writer waits again after the last batch (else the entry would go to it whatever
   // the rate, and the test would show nothing).
-  for (int i = 0; i < 5000 && !j->IdleForTest(); ++i) {
+  for (int i = 0; i < 5000 && !j->IdleForTesting(); ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
-  ASSERT_TRUE(j->IdleForTest());
+  ASSERT_TRUE(j->IdleForTesting());
   TestLoop loop;
   Commits commits;
   {

@@ -132,7 +132,8 @@ class Runner {
       ScheduleNext(*stream);
     }
     if (options_.busy_poll) {
-      // stopped() turns true when the last connection and timer are done, as run() returns.
+      // Finish() stops the io_context (poll() also stops it once no work is left), as run()
+      // would return.
       while (!ioc_.stopped()) ioc_.poll();
     } else {
       ioc_.run();
