@@ -4,9 +4,14 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
+#include <functional>
+#include <future>
 #include <string>
+#include <thread>
 
 #include "api/transaction_json.h"
+#include "common/event_loop.h"
 #include "journal/test_util.h"
 
 namespace verdict {
@@ -60,6 +65,56 @@ TEST(EngineTest, TheStoredRecordKeepsTheStageTimingsKnownWhenItWasWritten) {
   EXPECT_GT(sent.journal_us, 0);
   EXPECT_GE(kept.total_us, kept.queue_us + kept.features_us + kept.model_us + kept.policy_us);
   EXPECT_GT(sent.total_us, kept.total_us);
+}
+
+// A loop that is never run: the test's thread plays the I/O thread calling DecideAndWait (an
+// admin route's handler would).
+class NeverRunLoop final : public EventLoop {
+ public:
+  void Post(std::function<void()> /*work*/) override {}
+};
+
+// With commit_on_io_thread a decision enqueued on a loop thread is held for that thread's idle
+// step, which cannot run while the thread blocks in DecideAndWait: it must hand the commit to
+// the journal's writer rather than wait for itself.
+TEST(EngineTest, DecideAndWaitOnALoopThreadHandsItsCommitToTheWriter) {
+  TempDir dir;
+  EngineOptions options;
+  options.data_dir = dir.path();
+  options.sched.workers = 1;
+  options.journal.commit_on_io_thread = true;
+  // A checkpoint with every group: the idle writer then waits without its periodic checkpoint
+  // poll, which would otherwise take the held entry late and hide a missing hand-off.
+  options.journal.checkpoint_every_records = 1;
+  MetricsRegistry metrics;
+  Result<std::unique_ptr<Engine>> engine =
+      Engine::Create(options, metrics, SystemClock::Instance());
+  ASSERT_TRUE(engine.ok()) << engine.status().ToString();
+  Result<Transaction> txn = TransactionDecoder().DecodeOne(
+      R"({"transaction_id":"t1","timestamp":"2026-12-02T10:00:00Z","amount":"12.00",)"
+      R"("currency":"USD","sender":{"account":"S1"},"receiver":{"account":"R1"}})");
+  ASSERT_TRUE(txn.ok()) << txn.status().ToString();
+
+  NeverRunLoop loop;
+  std::promise<Result<Decision>> answered;
+  std::future<Result<Decision>> answer = answered.get_future();
+  std::thread io_thread([&] {
+    EventLoop::SetCurrent(&loop);
+    answered.set_value((*engine)->DecideAndWait(*txn, 0));
+    EventLoop::RunIdleWork();  // what a loop does as its thread leaves it
+    EventLoop::SetCurrent(nullptr);
+  });
+  const bool in_time = answer.wait_for(std::chrono::seconds(20)) == std::future_status::ready;
+  // Without the hand-off the thread waits forever: release it from here (this thread has no
+  // loop, so Flush wakes the writer), so that the test fails instead of hanging.
+  if (!in_time) {
+    EXPECT_TRUE((*engine)->journal().Flush().ok());
+  }
+  io_thread.join();
+  EXPECT_TRUE(in_time) << "DecideAndWait waited for its own thread's idle step";
+  Result<Decision> decision = answer.get();
+  ASSERT_TRUE(decision.ok()) << decision.status().ToString();
+  EXPECT_EQ((*engine)->journal().durable_sequence(), 1u);
 }
 
 }  // namespace
