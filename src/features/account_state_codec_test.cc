@@ -12,12 +12,12 @@
 namespace verdict {
 namespace {
 
-constexpr int64_t kStart = int64_t{1'767'225'600} * 1'000'000;
+constexpr int64_t kStreamStart = int64_t{1'767'225'600} * 1'000'000;
 
 // A random but fixed stream over a few accounts, with some out-of-order arrivals.
 std::vector<Transaction> RandomStream(uint64_t seed, int n) {
   std::mt19937_64 rng(seed);
-  ManualClock clock(kStart);
+  ManualClock clock(kStreamStart);
   std::vector<Transaction> out;
   for (int i = 0; i < n; ++i) {
     clock.AdvanceMicros(static_cast<int64_t>(rng() % (3 * kUsPerHour)));

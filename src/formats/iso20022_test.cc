@@ -7,18 +7,13 @@
 
 #include "api/transaction_json.h"
 #include "common/rfc3339.h"
+#include "formats/formats_test_util.h"
 #include "formats/payment_test_samples.h"
 
 namespace verdict {
 namespace {
 
-std::string Replace(std::string_view text, std::string_view from, std::string_view to) {
-  std::string s(text);
-  const size_t at = s.find(from);
-  EXPECT_NE(at, std::string::npos) << from;
-  if (at != std::string::npos) s.replace(at, from.size(), to);
-  return s;
-}
+using testing_util::ReplaceOnce;
 
 Iso20022Message DecodeOk(std::string_view xml) {
   Result<Iso20022Message> m = DecodeIso20022(xml);
@@ -142,7 +137,7 @@ TEST(Iso20022Test, PrefixedNamespacesAndWrappers) {
       out += "ns:";
     }
   }
-  out = Replace(out, "xmlns=", "xmlns:ns=");
+  out = ReplaceOnce(out, "xmlns=", "xmlns:ns=");
   Iso20022Message m = DecodeOk(out);
   ASSERT_EQ(m.transactions.size(), 2u);
   EXPECT_TRUE(m.transactions[0].ok()) << m.transactions[0].status().ToString();
@@ -159,8 +154,8 @@ TEST(Iso20022Test, PrefixedNamespacesAndWrappers) {
   ASSERT_EQ(w.transactions.size(), 2u);
   EXPECT_TRUE(w.transactions[1].ok());
 
-  Result<Iso20022Message> mismatch =
-      DecodeIso20022(Replace(envelope, "<MsgDefIdr>pacs.008.001.08", "<MsgDefIdr>pain.001.001.09"));
+  Result<Iso20022Message> mismatch = DecodeIso20022(
+      ReplaceOnce(envelope, "<MsgDefIdr>pacs.008.001.08", "<MsgDefIdr>pain.001.001.09"));
   ASSERT_FALSE(mismatch.ok());
   EXPECT_EQ(mismatch.status().field(), "/BizMsgEnvlp/Hdr/AppHdr/MsgDefIdr");
 
@@ -172,15 +167,15 @@ TEST(Iso20022Test, PrefixedNamespacesAndWrappers) {
 }
 
 TEST(Iso20022Test, TransactionErrorsNameTheElementPath) {
-  Status s = ItemError(Replace(samples::kPacs008, "<IntrBkSttlmAmt Ccy=\"EUR\">1000<",
-                               "<IntrBkSttlmAmt Ccy=\"EUR\">1000.5.0<"),
+  Status s = ItemError(ReplaceOnce(samples::kPacs008, "<IntrBkSttlmAmt Ccy=\"EUR\">1000<",
+                                   "<IntrBkSttlmAmt Ccy=\"EUR\">1000.5.0<"),
                        1);
   EXPECT_EQ(s.field(), "/Document/FIToFICstmrCdtTrf/CdtTrfTxInf[2]/IntrBkSttlmAmt");
   EXPECT_NE(s.message().find("amount \"1000.5.0\" is not a number"), std::string::npos)
       << s.message();
   // The other transaction still decodes.
-  Iso20022Message m = DecodeOk(Replace(samples::kPacs008, "<IntrBkSttlmAmt Ccy=\"EUR\">1000<",
-                                       "<IntrBkSttlmAmt Ccy=\"EUR\">x<"));
+  Iso20022Message m = DecodeOk(ReplaceOnce(samples::kPacs008, "<IntrBkSttlmAmt Ccy=\"EUR\">1000<",
+                                           "<IntrBkSttlmAmt Ccy=\"EUR\">x<"));
   EXPECT_TRUE(m.transactions[0].ok());
 
   struct Case {
@@ -215,7 +210,7 @@ TEST(Iso20022Test, TransactionErrorsNameTheElementPath) {
        "/Document/FIToFICstmrCdtTrf/CdtTrfTxInf[2]/AccptncDtTm", "date-time"},
   };
   for (const Case& c : cases) {
-    Iso20022Message bad = DecodeOk(Replace(samples::kPacs008, c.from, c.to));
+    Iso20022Message bad = DecodeOk(ReplaceOnce(samples::kPacs008, c.from, c.to));
     bool found = false;
     for (const auto& r : bad.transactions) {
       if (r.ok()) continue;
@@ -233,16 +228,17 @@ TEST(Iso20022Test, MessageLevelErrors) {
     std::string words;
   };
   const Case cases[] = {
-      {Replace(samples::kPacs008, "<NbOfTxs>2", "<NbOfTxs>3"), "says 3 transactions"},
-      {Replace(samples::kPacs008, "<CtrlSum>10950.50", "<CtrlSum>10950.51"), "control sum"},
+      {ReplaceOnce(samples::kPacs008, "<NbOfTxs>2", "<NbOfTxs>3"), "says 3 transactions"},
+      {ReplaceOnce(samples::kPacs008, "<CtrlSum>10950.50", "<CtrlSum>10950.51"), "control sum"},
       // Found by iso20022_fuzz: too many digits were accumulated (signed overflow) before refusal.
-      {Replace(samples::kPacs008, "<CtrlSum>10950.50", "<CtrlSum>4444444444444444444444.5"),
+      {ReplaceOnce(samples::kPacs008, "<CtrlSum>10950.50", "<CtrlSum>4444444444444444444444.5"),
        "is not a number"},
-      {Replace(samples::kPacs008, "<MsgId>MSG-20261202-0001</MsgId>", ""), "GrpHdr/MsgId"},
-      {Replace(samples::kPacs008, "pacs.008.001.08", "pacs.008.001.02"), "not accepted"},
-      {Replace(samples::kPacs008, " xmlns=\"urn:iso:std:iso:20022:tech:xsd:pacs.008.001.08\"", ""),
+      {ReplaceOnce(samples::kPacs008, "<MsgId>MSG-20261202-0001</MsgId>", ""), "GrpHdr/MsgId"},
+      {ReplaceOnce(samples::kPacs008, "pacs.008.001.08", "pacs.008.001.02"), "not accepted"},
+      {ReplaceOnce(samples::kPacs008, " xmlns=\"urn:iso:std:iso:20022:tech:xsd:pacs.008.001.08\"",
+                   ""),
        "no namespace"},
-      {Replace(samples::kPacs008, "</Document>", ""), "XML line"},
+      {ReplaceOnce(samples::kPacs008, "</Document>", ""), "XML line"},
       {"<Foo/>", "root element"},
       {"not xml at all", "XML line"},
   };
@@ -252,20 +248,20 @@ TEST(Iso20022Test, MessageLevelErrors) {
     EXPECT_NE(m.status().message().find(c.words), std::string::npos) << m.status().message();
   }
   Result<Iso20022Message> m =
-      DecodeIso20022(Replace(samples::kPacs008, "<NbOfTxs>2", "<NbOfTxs>3"));
+      DecodeIso20022(ReplaceOnce(samples::kPacs008, "<NbOfTxs>2", "<NbOfTxs>3"));
   EXPECT_EQ(m.status().field(), "/Document/FIToFICstmrCdtTrf/GrpHdr/NbOfTxs");
 }
 
 TEST(Iso20022Test, Pain001BlockErrorsFailItsTransactions) {
   Iso20022Message m =
-      DecodeOk(Replace(samples::kPain001, "NL91ABNA0417164300", "NL91ABNA0417164301"));
+      DecodeOk(ReplaceOnce(samples::kPain001, "NL91ABNA0417164300", "NL91ABNA0417164301"));
   ASSERT_EQ(m.transactions.size(), 2u);
   for (const auto& r : m.transactions) {
     ASSERT_FALSE(r.ok());
     EXPECT_EQ(r.status().field(), "/Document/CstmrCdtTrfInitn/PmtInf[1]/DbtrAcct/Id/IBAN");
   }
   Status s = ItemError(
-      Replace(samples::kPain001, "<InstdAmt Ccy=\"EUR\">250", "<InstdAmt Ccy=\"EUR\">0"), 1);
+      ReplaceOnce(samples::kPain001, "<InstdAmt Ccy=\"EUR\">250", "<InstdAmt Ccy=\"EUR\">0"), 1);
   EXPECT_EQ(s.field(), "/Document/CstmrCdtTrfInitn/PmtInf[1]/CdtTrfTxInf[2]/Amt/InstdAmt");
   EXPECT_NE(s.message().find("positive"), std::string::npos);
 }
@@ -313,7 +309,7 @@ TEST(Iso20022Test, RefusesAttackInputs) {
 
   // An entity reference without a declaration is left as text by the parser, never
   // resolved; here it lands in an amount and fails as a number.
-  Iso20022Message undeclared = DecodeOk(Replace(samples::kPacs008, ">9950.50<", ">&xxe;<"));
+  Iso20022Message undeclared = DecodeOk(ReplaceOnce(samples::kPacs008, ">9950.50<", ">&xxe;<"));
   EXPECT_FALSE(undeclared.transactions[0].ok());
 
   std::string deep;

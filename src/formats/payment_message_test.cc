@@ -7,12 +7,15 @@
 #include <fstream>
 #include <string>
 
+#include "formats/formats_test_util.h"
 #include "formats/message_file.h"
 #include "formats/payment_test_samples.h"
 #include "formats/transaction_reader.h"
 
 namespace verdict {
 namespace {
+
+using testing_util::ReadAll;
 
 TEST(PaymentMessageTest, ClassifiesMediaTypes) {
   EXPECT_EQ(*ClassifyPaymentMediaType("application/xml", ""), PaymentMediaType::kIso20022);
@@ -68,18 +71,6 @@ TEST(PaymentMessageTest, OuterAndItemErrors) {
   EXPECT_TRUE((*items)[0].ok());
   ASSERT_FALSE((*items)[1].ok());
   EXPECT_EQ((*items)[1].status().message(), ":32A: line 18: amount \"9950.5.0\" is not a number");
-}
-
-std::vector<LabelledTransaction> ReadAll(TransactionReader& reader) {
-  std::vector<LabelledTransaction> out;
-  LabelledTransaction t;
-  while (true) {
-    auto more = reader.Next(&t);
-    EXPECT_TRUE(more.ok());
-    if (!more.ok() || !*more) break;
-    out.push_back(t);
-  }
-  return out;
 }
 
 TEST(PaymentMessageFileTest, ReaderReadsConcatenatedXmlDocuments) {

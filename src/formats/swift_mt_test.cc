@@ -6,18 +6,13 @@
 
 #include "api/transaction_json.h"
 #include "common/rfc3339.h"
+#include "formats/formats_test_util.h"
 #include "formats/payment_test_samples.h"
 
 namespace verdict {
 namespace {
 
-std::string Replace(std::string_view text, std::string_view from, std::string_view to) {
-  std::string s(text);
-  const size_t at = s.find(from);
-  EXPECT_NE(at, std::string::npos) << from;
-  if (at != std::string::npos) s.replace(at, from.size(), to);
-  return s;
-}
+using testing_util::ReplaceOnce;
 
 TEST(SwiftMtTest, MapsMt103) {
   Result<Transaction> r = DecodeSwiftMt(samples::kMt103);
@@ -138,7 +133,7 @@ TEST(SwiftMtTest, FieldErrorsNameTagAndLine) {
       {":71F:EUR2,50", ":71F:EUR2,50\r\n:71F:EUR1,00", "", ""},  // 71F repeats
   };
   for (const Case& c : cases) {
-    Result<Transaction> r = DecodeSwiftMt(Replace(samples::kMt103, c.from, c.to));
+    Result<Transaction> r = DecodeSwiftMt(ReplaceOnce(samples::kMt103, c.from, c.to));
     if (c.field.empty()) {
       EXPECT_TRUE(r.ok()) << r.status().ToString();
       continue;
@@ -156,14 +151,15 @@ TEST(SwiftMtTest, BlockErrors) {
   };
   const Case cases[] = {
       {"hello", "expected a block"},
-      {Replace(samples::kMt103, "{1:F01DEUTDEFFAXXX0000000000}", ""), "block 1"},
-      {Replace(samples::kMt103, "F01DEUTDEFFAXXX0000000000", "F01DEUTDEFFAXXX00000"),
+      {ReplaceOnce(samples::kMt103, "{1:F01DEUTDEFFAXXX0000000000}", ""), "block 1"},
+      {ReplaceOnce(samples::kMt103, "F01DEUTDEFFAXXX0000000000", "F01DEUTDEFFAXXX00000"),
        "25 characters"},
-      {Replace(samples::kMt103, "I103", "I940"), "MT940 is not accepted"},
-      {Replace(samples::kMt103, "-}", ""), "not closed"},
-      {Replace(samples::kMt103, "{121:8a562c67", "{121:9a562c67-"), "UETR"},
-      {Replace(samples::kMt103, "{2:I103NWBKGB2LXXXXN}{3:", "{3:"), "block 2"},
-      {Replace(samples::kMt103, ":20:REF-4411", "20:REF-4411"), "text must start with a field tag"},
+      {ReplaceOnce(samples::kMt103, "I103", "I940"), "MT940 is not accepted"},
+      {ReplaceOnce(samples::kMt103, "-}", ""), "not closed"},
+      {ReplaceOnce(samples::kMt103, "{121:8a562c67", "{121:9a562c67-"), "UETR"},
+      {ReplaceOnce(samples::kMt103, "{2:I103NWBKGB2LXXXXN}{3:", "{3:"), "block 2"},
+      {ReplaceOnce(samples::kMt103, ":20:REF-4411", "20:REF-4411"),
+       "text must start with a field tag"},
   };
   for (const Case& c : cases) {
     Result<Transaction> r = DecodeSwiftMt(c.text);
@@ -187,8 +183,9 @@ TEST(SwiftMtTest, SplitsMessagesAtDollarAndBlockOne) {
     EXPECT_TRUE(r.ok()) << r.status().ToString();
   }
   // Line numbers of a later message count from the start of the body.
-  const std::string bad = std::string(samples::kMt103) + "$" +
-                          Replace(samples::kMt103, ":32A:261202EUR9950,50", ":32A:261202EUR1,2,3");
+  const std::string bad =
+      std::string(samples::kMt103) + "$" +
+      ReplaceOnce(samples::kMt103, ":32A:261202EUR9950,50", ":32A:261202EUR1,2,3");
   chunks = SplitMtMessages(bad);
   ASSERT_TRUE(chunks.ok());
   ASSERT_EQ(chunks->size(), 2u);

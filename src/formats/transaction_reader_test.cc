@@ -9,10 +9,13 @@
 
 #include "common/rfc3339.h"
 #include "formats/csv.h"
+#include "formats/formats_test_util.h"
 #include "formats/verdict_csv.h"
 
 namespace verdict {
 namespace {
+
+using testing_util::ReadAll;
 
 std::unique_ptr<TransactionReader> FromString(const std::string& data,
                                               CsvFormat format = CsvFormat::kAuto) {
@@ -21,18 +24,6 @@ std::unique_ptr<TransactionReader> FromString(const std::string& data,
   auto r = TransactionReader::FromString(data, options);
   EXPECT_TRUE(r.ok()) << r.status().ToString();
   return r.ok() ? std::move(*r) : nullptr;
-}
-
-std::vector<LabelledTransaction> ReadAll(TransactionReader& reader) {
-  std::vector<LabelledTransaction> out;
-  LabelledTransaction t;
-  while (true) {
-    auto more = reader.Next(&t);
-    EXPECT_TRUE(more.ok());
-    if (!more.ok() || !*more) break;
-    out.push_back(t);
-  }
-  return out;
 }
 
 std::filesystem::path TempDir() {

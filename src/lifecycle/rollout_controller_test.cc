@@ -11,12 +11,10 @@ namespace {
 using ::testing::HasSubstr;
 using Kind = RolloutAction::Kind;
 
-constexpr int64_t kSecond = 1'000'000;
-
 RolloutOptions Options() {
   RolloutOptions o;
   o.stages = {0.05, 0.5, 1.0};
-  o.stage_dwell_us = 60 * kSecond;
+  o.stage_dwell_us = 60 * kMicrosPerSecond;
   o.max_outcome_divergence = 0.001;
   o.candidate_p99_budget_us = 500;
   o.min_comparisons = 1000;
@@ -40,17 +38,17 @@ TEST(RolloutControllerTest, IdleDoesNothing) {
 }
 
 TEST(RolloutControllerTest, StagesAdvanceAfterTheirDwellAndThenPromote) {
-  ManualClock clock(1'000 * kSecond);
+  ManualClock clock(1'000 * kMicrosPerSecond);
   RolloutController c(Options());
   EXPECT_DOUBLE_EQ(c.StartStaged(clock.NowMicros()), 0.05);
   EXPECT_EQ(c.mode(), RolloutController::Mode::kStaged);
   EXPECT_EQ(c.stage(), 0u);
 
   // Within the dwell: nothing, however good the statistics.
-  clock.AdvanceMicros(59 * kSecond);
+  clock.AdvanceMicros(59 * kMicrosPerSecond);
   EXPECT_EQ(c.Evaluate(clock.NowMicros(), Stats(5000, 0)).kind, Kind::kNone);
   // Dwell over but not enough evidence yet: still nothing.
-  clock.AdvanceMicros(1 * kSecond);
+  clock.AdvanceMicros(1 * kMicrosPerSecond);
   EXPECT_EQ(c.Evaluate(clock.NowMicros(), Stats(999, 0)).kind, Kind::kNone);
   // Dwell over with evidence: 5% -> 50%.
   RolloutAction a = c.Evaluate(clock.NowMicros(), Stats(1000, 1));
@@ -62,16 +60,16 @@ TEST(RolloutControllerTest, StagesAdvanceAfterTheirDwellAndThenPromote) {
   EXPECT_EQ(c.stage_started_us(), clock.NowMicros());
 
   // The next stage has its own dwell, counted from its start.
-  clock.AdvanceMicros(30 * kSecond);
+  clock.AdvanceMicros(30 * kMicrosPerSecond);
   EXPECT_EQ(c.Evaluate(clock.NowMicros(), Stats(2000, 0)).kind, Kind::kNone);
-  clock.AdvanceMicros(30 * kSecond);
+  clock.AdvanceMicros(30 * kMicrosPerSecond);
   a = c.Evaluate(clock.NowMicros(), Stats(2000, 0));
   ASSERT_EQ(a.kind, Kind::kAdvance);
   EXPECT_DOUBLE_EQ(a.traffic_weight, 1.0);
   c.Applied(a, clock.NowMicros());
 
   // After the last stage's dwell: promotion, and the controller is idle again.
-  clock.AdvanceMicros(60 * kSecond);
+  clock.AdvanceMicros(60 * kMicrosPerSecond);
   a = c.Evaluate(clock.NowMicros(), Stats(2000, 0));
   ASSERT_EQ(a.kind, Kind::kPromote);
   c.Applied(a, clock.NowMicros());
@@ -115,7 +113,7 @@ TEST(RolloutControllerTest, ManualCanaryIsGuardedButNeverAdvances) {
   RolloutController c(Options());
   c.StartCanary(0);
   EXPECT_EQ(c.mode(), RolloutController::Mode::kCanary);
-  EXPECT_EQ(c.Evaluate(365LL * 86400 * kSecond, Stats(1'000'000, 0)).kind, Kind::kNone);
+  EXPECT_EQ(c.Evaluate(365LL * 86400 * kMicrosPerSecond, Stats(1'000'000, 0)).kind, Kind::kNone);
   EXPECT_EQ(c.Evaluate(1, Stats(1000, 50)).kind, Kind::kRollback);
   c.Stop();
   EXPECT_EQ(c.Evaluate(1, Stats(1000, 50)).kind, Kind::kNone);

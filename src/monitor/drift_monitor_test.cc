@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "monitor/drift_json.h"
+#include "monitor/monitor_test_util.h"
 
 namespace verdict::monitor {
 namespace {
@@ -19,17 +20,8 @@ using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
 constexpr int64_t kSecond = kMicrosPerSecond;
-constexpr std::string_view kEngineFeatures[] = {"a", "unused", "b"};
-
-ReferenceDistribution UniformReference() {
-  ReferenceBuilder builder({"a", "b"});
-  for (int i = 0; i < 10000; ++i) {
-    const double u = (i + 0.5) / 10000;
-    const double row[] = {u, 1 - u};
-    EXPECT_TRUE(builder.AddRow(row, u).ok());
-  }
-  return std::move(builder.Build()).value();
-}
+using testing_util::kEngineFeatures;
+using testing_util::UniformReference;
 
 class DriftMonitorTest : public ::testing::Test {
  protected:

@@ -13,6 +13,7 @@
 #include "common/metrics.h"
 #include "monitor/drift_json.h"
 #include "monitor/drift_monitor.h"
+#include "monitor/monitor_test_util.h"
 
 namespace verdict::monitor {
 namespace {
@@ -20,18 +21,9 @@ namespace {
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-constexpr std::string_view kEngineFeatures[] = {"a", "unused", "b"};
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
-ReferenceDistribution UniformReference() {
-  ReferenceBuilder builder({"a", "b"});
-  for (int i = 0; i < 10000; ++i) {
-    const double u = (i + 0.5) / 10000;
-    const double row[] = {u, 1 - u};
-    EXPECT_TRUE(builder.AddRow(row, u).ok());
-  }
-  return std::move(builder.Build()).value();
-}
+using testing_util::kEngineFeatures;
+using testing_util::kNaN;
+using testing_util::UniformReference;
 
 // Row i of n: feature a and the score uniform on [0, 1) except a share `shifted` at 0.99;
 // feature b always matches its reference.

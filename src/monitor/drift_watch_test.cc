@@ -10,7 +10,7 @@
 namespace verdict::monitor {
 namespace {
 
-constexpr std::string_view kEngineFeatures[] = {"a", "b"};
+constexpr std::string_view kWatchedFeatures[] = {"a", "b"};
 
 ReferenceDistribution Reference() {
   ReferenceBuilder builder({"a"});
@@ -25,7 +25,7 @@ class DriftWatchTest : public ::testing::Test {
  protected:
   DriftWatch Make() {
     return DriftWatch(
-        DriftOptions{}, kEngineFeatures,
+        DriftOptions{}, kWatchedFeatures,
         [this](std::string_view scope, std::string_view name,
                std::string_view version) -> Result<std::optional<ReferenceDistribution>> {
           ++loads_;

@@ -9,13 +9,15 @@
 #include <string>
 #include <vector>
 
+#include "monitor/monitor_test_util.h"
+
 namespace verdict::monitor {
 namespace {
 
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+using testing_util::kNaN;
 
 TEST(VariableReferenceTest, ContinuousValuesGetQuantileEdges) {
   std::vector<double> values;

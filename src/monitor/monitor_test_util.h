@@ -1,0 +1,30 @@
+// Test-only helpers shared by the drift tests (one definition, as the tests are built as one
+// translation unit per binary).
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <limits>
+#include <string_view>
+
+#include "monitor/reference_distribution.h"
+
+namespace verdict::monitor::testing_util {
+
+inline constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// The engine's feature order in the drift tests: "unused" is not in the reference.
+inline constexpr std::string_view kEngineFeatures[] = {"a", "unused", "b"};
+
+// A reference over features a and b with a and the score uniform on [0, 1) and b = 1 - a.
+inline ReferenceDistribution UniformReference() {
+  ReferenceBuilder builder({"a", "b"});
+  for (int i = 0; i < 10000; ++i) {
+    const double u = (i + 0.5) / 10000;
+    const double row[] = {u, 1 - u};
+    EXPECT_TRUE(builder.AddRow(row, u).ok());
+  }
+  return std::move(builder.Build()).value();
+}
+
+}  // namespace verdict::monitor::testing_util
