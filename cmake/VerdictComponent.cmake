@@ -25,7 +25,6 @@ function(verdict_component name)
     if(VERDICT_UNITY_TESTS)
       set_target_properties(verdict_${name}_test PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE 0)
     endif()
-    set_target_properties(verdict_${name}_test PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE 8)
     set_target_properties(verdict_${name}_test PROPERTIES
       RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests)
     include(GoogleTest)

@@ -12,7 +12,6 @@
 #include <deque>
 #include <type_traits>
 // Beast then speaks std::string_view, like the rest of the code.
-#define BOOST_BEAST_USE_STD_STRING_VIEW
 #include <boost/version.hpp>
 #if BOOST_VERSION < 108600 && !defined(BOOST_DISABLE_ASSERTS)
 // Beast before Boost 1.86 asserts that a final chunk's header is re-parsed with at least 5

@@ -5,7 +5,6 @@
 
 #include <gtest/gtest.h>
 
-#define BOOST_BEAST_USE_STD_STRING_VIEW
 #include <boost/beast/http.hpp>
 
 namespace verdict {

@@ -9,6 +9,7 @@
 #include <future>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "api/transaction_json.h"
 #include "common/event_loop.h"
@@ -67,11 +68,12 @@ TEST(EngineTest, TheStoredRecordKeepsTheStageTimingsKnownWhenItWasWritten) {
   EXPECT_GT(sent.total_us, kept.total_us);
 }
 
-// A loop that is never run: the test's thread plays the I/O thread calling DecideAndWait (an
-// admin route's handler would).
+// A loop that is never run: a thread the test starts plays the I/O thread calling DecideAndWait
+// (as an admin route's handler would). Work posted to it is kept, never run.
 class NeverRunLoop final : public EventLoop {
  public:
-  void Post(std::function<void()> /*work*/) override {}
+  void Post(std::function<void()> work) override { posted.push_back(std::move(work)); }
+  std::vector<std::function<void()>> posted;
 };
 
 // With commit_on_io_thread a decision enqueued on a loop thread is held for that thread's idle
@@ -83,8 +85,9 @@ TEST(EngineTest, DecideAndWaitOnALoopThreadHandsItsCommitToTheWriter) {
   options.data_dir = dir.path();
   options.sched.workers = 1;
   options.journal.commit_on_io_thread = true;
-  // A checkpoint with every group: the idle writer then waits without its periodic checkpoint
-  // poll, which would otherwise take the held entry late and hide a missing hand-off.
+  // A checkpoint with every group: the idle writer never polls for a due checkpoint (it does
+  // while records wait for one), which would take the held entry late and hide a missing
+  // hand-off should the engine ever journal something as it starts.
   options.journal.checkpoint_every_records = 1;
   MetricsRegistry metrics;
   Result<std::unique_ptr<Engine>> engine =
@@ -105,8 +108,8 @@ TEST(EngineTest, DecideAndWaitOnALoopThreadHandsItsCommitToTheWriter) {
     EventLoop::SetCurrent(nullptr);
   });
   const bool in_time = answer.wait_for(std::chrono::seconds(20)) == std::future_status::ready;
-  // Without the hand-off the thread waits forever: release it from here (this thread has no
-  // loop, so Flush wakes the writer), so that the test fails instead of hanging.
+  // Without the hand-off the thread waits forever: release it from here (Flush hands what is
+  // queued to the writer), so that the test fails instead of hanging.
   if (!in_time) {
     EXPECT_TRUE((*engine)->journal().Flush().ok());
   }
@@ -115,6 +118,7 @@ TEST(EngineTest, DecideAndWaitOnALoopThreadHandsItsCommitToTheWriter) {
   Result<Decision> decision = answer.get();
   ASSERT_TRUE(decision.ok()) << decision.status().ToString();
   EXPECT_EQ((*engine)->journal().durable_sequence(), 1u);
+  EXPECT_TRUE(loop.posted.empty());  // the answer did not depend on the loop running
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
-// Test-only helpers shared by the formats tests (one definition, as the tests are built as one
-// translation unit per binary).
+// Helpers shared by the formats tests: a one-place text substitution for corrupting samples and
+// reading a TransactionReader to its end. Test-only; stateless. (Shared rather than repeated:
+// the tests of a folder are built as one translation unit.)
 #pragma once
 
 #include <gtest/gtest.h>

@@ -21,6 +21,7 @@ namespace verdict::journal {
 namespace {
 
 using testing_util::MakeEntry;
+using testing_util::OpenOrDie;
 using testing_util::TempDir;
 
 // A loop that is never run: the test's own thread plays its I/O thread and runs its idle work.
@@ -49,12 +50,6 @@ JournalOptions LoopOptions(const TempDir& dir, bool commit_on_event_loop,
   o.commit_on_event_loop = commit_on_event_loop;
   o.metrics = metrics;
   return o;
-}
-
-std::unique_ptr<Journal> OpenOrDie(const JournalOptions& o) {
-  Result<std::unique_ptr<Journal>> j = Journal::Open(o);
-  EXPECT_TRUE(j.ok()) << j.status().ToString();
-  return j.ok() ? std::move(j).value() : nullptr;
 }
 
 // Records each commit callback's sequence number and thread.

@@ -15,6 +15,7 @@ namespace verdict::journal {
 namespace {
 
 using testing_util::MakeEntry;
+using testing_util::OpenOrDie;
 using testing_util::TempDir;
 using testing_util::WriteEntries;
 
@@ -22,12 +23,6 @@ JournalOptions Options(const TempDir& dir) {
   JournalOptions o;
   o.data_dir = dir.Sub("data");
   return o;
-}
-
-std::unique_ptr<Journal> OpenOrDie(const JournalOptions& o) {
-  Result<std::unique_ptr<Journal>> j = Journal::Open(o);
-  EXPECT_TRUE(j.ok()) << j.status().ToString();
-  return j.ok() ? std::move(j).value() : nullptr;
 }
 
 // A commit callback that holds the journal thread running it until released, so that what is

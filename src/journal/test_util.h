@@ -8,6 +8,7 @@
 #include <atomic>
 #include <filesystem>
 #include <future>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,13 @@ class TempDir {
  private:
   std::string path_;
 };
+
+// The journal opened with `o`; a failure fails the test and gives nullptr.
+inline std::unique_ptr<Journal> OpenOrDie(const JournalOptions& o) {
+  Result<std::unique_ptr<Journal>> j = Journal::Open(o);
+  EXPECT_TRUE(j.ok()) << j.status().ToString();
+  return j.ok() ? std::move(j).value() : nullptr;
+}
 
 inline Uuid TestUuid(uint64_t i) {
   Uuid id;

@@ -1,11 +1,13 @@
-// Test-only helpers shared by the drift tests (one definition, as the tests are built as one
-// translation unit per binary).
+// Helpers shared by the drift tests: the engine's feature order, NaN, and a uniform reference
+// distribution. Test-only; stateless. (Shared rather than repeated: the tests of a folder are
+// built as one translation unit.)
 #pragma once
 
 #include <gtest/gtest.h>
 
 #include <limits>
 #include <string_view>
+#include <utility>
 
 #include "monitor/reference_distribution.h"
 
