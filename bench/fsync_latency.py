@@ -6,7 +6,9 @@ timed one by one; --file says whether the file grows with them (as a WAL does) o
     taskset -c 1 bench/fsync_latency.py [--size 1500] [--count 3000] [--dir /tmp] [--file append]
 
 Pin it with taskset to the engine's core to see what a busy core does to a sync's wake-up
-(run a busy loop there beside it)."""
+(run a busy loop there beside it). --gap-us spins that long between syncs, as a core busy with
+requests would; the report then also counts the syncs over 2 ms by their phase in a 100 ms
+period, which shows a host CPU quota's pauses (docs/PERFORMANCE.md, issue 7, session 19)."""
 import argparse
 import os
 import tempfile
@@ -21,6 +23,8 @@ parser.add_argument(
     help="append: the file grows with each write, so each sync also writes the inode (as "
          "RocksDB's WAL does); overwrite: the file was written and synced to full size first; "
          "fallocate: its size was allocated first (posix_fallocate)")
+parser.add_argument("--gap-us", type=int, default=0,
+                    help="spin this long (not sleep) between one sync's end and the next write")
 args = parser.parse_args()
 
 with tempfile.NamedTemporaryFile(dir=args.dir) as f:
@@ -32,11 +36,18 @@ with tempfile.NamedTemporaryFile(dir=args.dir) as f:
         os.posix_fallocate(f.fileno(), 0, args.count * args.size)
         os.fsync(f.fileno())
     latencies = []
+    starts = []
+    began = time.perf_counter()
     for i in range(args.count):
         start = time.perf_counter()
         os.pwrite(f.fileno(), data, i * args.size)
         os.fdatasync(f.fileno())
-        latencies.append(time.perf_counter() - start)
+        end = time.perf_counter()
+        latencies.append(end - start)
+        starts.append(start - began)
+        while time.perf_counter() - end < args.gap_us * 1e-6:
+            pass
+slow_phases = [int(s * 1e3 % 100 // 10) for s, l in zip(starts, latencies) if l > 2e-3]
 latencies.sort()
 
 
@@ -46,3 +57,6 @@ def ms(q):
 
 print(f"{args.count} writes of {args.size} B ({args.file}) + fdatasync: p50 {ms(0.5):.3f} ms, "
       f"p99 {ms(0.99):.3f} ms, p99.9 {ms(0.999):.3f} ms, max {latencies[-1] * 1e3:.3f} ms")
+by_decile = [slow_phases.count(d) for d in range(10)]
+print(f"over 2 ms: {len(slow_phases)}; by phase in a 100 ms period (tenths, from the first "
+      f"write): {by_decile}")

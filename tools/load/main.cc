@@ -103,7 +103,9 @@ int main(int argc, char** argv) {
   app.add_option("--seed", options.seed, "Random seed");
   app.add_flag("--busy-poll", options.busy_poll,
                "Spin instead of sleeping between events (a whole core; no wake-up delay of "
-               "the generator's own in the latencies)");
+               "the generator's own in the latencies). On a VM whose CPU quota also counts "
+               "the host's work for the guest's disk syncs, the spinning core can exhaust "
+               "it and pause a durable server (docs/architecture.md, \"Busy polling\")");
   app.add_flag("--json", json, "Print one JSON object on stdout");
   std::string timeline;
   app.add_option(
