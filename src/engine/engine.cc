@@ -404,6 +404,11 @@ void Engine::Decide(const Transaction& txn, const Caller& caller, int64_t receiv
         features_done_ns = clock_.MonotonicNanos();
         if (use_model) score = model->Score(view);
         model_done_ns = clock_.MonotonicNanos();
+        // The breaker hears the model's outcome here, where it is known: a decision refused
+        // later (by the journal) must not leave a half-open probe unreported.
+        if (use_model) {
+          RecordModelOutcome(MicrosBetween(features_done_ns, model_done_ns), model_done_ns);
+        }
         policy = active_policy->Evaluate(txn, view, score);
         decision->outcome = policy.outcome;
         decision->reasons = std::move(policy.reasons);
@@ -492,17 +497,8 @@ void Engine::Decide(const Transaction& txn, const Caller& caller, int64_t receiv
       done(*stored);
     });
   }
-  const int64_t score_us = MicrosBetween(features_done_ns, model_done_ns);
   const double decided_score = decision->score;
   const Outcome decided_outcome = decision->outcome;
-  if (use_model) {
-    if (score_us > options_.model_budget_us) {
-      metrics_.model_overruns->Increment();
-      breaker_->RecordFailure(model_done_ns / 1000);
-    } else {
-      breaker_->RecordSuccess();
-    }
-  }
   metrics_.breaker_open->Set(
       breaker_->state(policy_done_ns / 1000) == CircuitBreaker::State::kOpen ? 1 : 0);
 
@@ -557,7 +553,16 @@ void Engine::Decide(const Transaction& txn, const Caller& caller, int64_t receiv
   // decision; it is skipped on the fallback path, where the deadline is already tight.
   if (use_model && assigned.observer != nullptr) {
     CompareModels(txn, view, *active_policy, *models, assigned, decided_score, decided_outcome,
-                  score_us);
+                  MicrosBetween(features_done_ns, model_done_ns));
+  }
+}
+
+void Engine::RecordModelOutcome(int64_t score_us, int64_t done_ns) {
+  if (score_us > options_.model_budget_us) {
+    metrics_.model_overruns->Increment();
+    breaker_->RecordFailure(done_ns / 1000);
+  } else {
+    breaker_->RecordSuccess();
   }
 }
 

@@ -133,6 +133,9 @@ class Engine {
   // Restores the tenants' own policies and model lifecycles persisted in the registry.
   Status RestoreTenantPolicies();
   Status RestoreTenantModels();
+  // Tells the model's circuit breaker how a scoring that Allow let through went (an overrun of
+  // model_budget_us is a failure), and counts overruns.
+  void RecordModelOutcome(int64_t score_us, int64_t done_ns);
   // Scores the transaction with the model that did not decide it and records how the two
   // differ (shadow and canary statistics). After the answer is handed off; never acted on.
   void CompareModels(const Transaction& txn, const FeatureView& view, const ActivePolicy& policy,

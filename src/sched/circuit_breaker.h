@@ -1,6 +1,9 @@
 // CircuitBreaker around the model stage: consecutive failures or overruns open it (every
 // decision takes the fallback path), after open_for_us it lets probes through (half-open),
-// and consecutive good probes close it. Thread-safe (one mutex; a handful of ns per call).
+// and consecutive good probes close it. A probe whose outcome never comes (its decision was
+// abandoned after Allow) is presumed lost after open_for_us, so that it cannot hold the breaker
+// half-open with every decision on the fallback path for good.
+// Thread-safe (one mutex; a handful of ns per call).
 #pragma once
 
 #include <cstdint>
@@ -33,6 +36,7 @@ class CircuitBreaker {
   int consecutive_failures_ = 0;
   int good_probes_ = 0;
   bool probe_in_flight_ = false;
+  int64_t probe_started_us_ = 0;
   int64_t opened_at_us_ = 0;
 };
 

@@ -47,5 +47,23 @@ TEST(CircuitBreakerTest, FailedProbeReopens) {
   EXPECT_TRUE(breaker.Allow(200));
 }
 
+// A decision that took the probe slot and was then refused (say, by the journal) reports
+// nothing; the breaker must not stay half-open with every later decision on the fallback path.
+TEST(CircuitBreakerTest, LostProbeIsReplacedAfterOpenFor) {
+  CircuitBreakerOptions options;
+  options.failures_to_open = 1;
+  options.open_for_us = 100;
+  options.probes_to_close = 1;
+  CircuitBreaker breaker(options);
+  breaker.RecordFailure(0);
+  EXPECT_TRUE(breaker.Allow(100));   // the probe, never reported
+  EXPECT_FALSE(breaker.Allow(150));  // still in flight
+  EXPECT_FALSE(breaker.Allow(199));
+  EXPECT_TRUE(breaker.Allow(200));  // presumed lost: a new probe
+  EXPECT_FALSE(breaker.Allow(201));
+  breaker.RecordSuccess();
+  EXPECT_EQ(breaker.state(202), CircuitBreaker::State::kClosed);
+}
+
 }  // namespace
 }  // namespace verdict
