@@ -14,6 +14,7 @@
 #include <stdexcept>
 
 #include "common/rfc3339.h"
+#include "load/input_request.h"
 
 namespace load {
 namespace {
@@ -29,6 +30,7 @@ struct Pending {
   std::string klass;
   int tenant = -1;  // index into LoadOptions::tenants; -1 without --tenant
   std::string body;
+  int64_t deadline_us = 0;  // what `within_deadline` judges the answer by; 0: none known
 };
 
 // One arrival process: the whole load, or one tenant's share of it.
@@ -164,9 +166,7 @@ class Runner {
     const int64_t micros =
         std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - request.intended)
             .count();
-    auto deadline = options_.deadline_us.find(request.klass);
-    const bool in_time =
-        status == 200 && deadline != options_.deadline_us.end() && micros <= deadline->second;
+    const bool in_time = status == 200 && request.deadline_us > 0 && micros <= request.deadline_us;
     const bool fallback = body.find("\"path\":\"fallback\"") != std::string_view::npos;
     for (ClassStats* stats : StatsFor(request)) {
       ++stats->answered;
@@ -246,7 +246,18 @@ class Runner {
         break;
       }
     }
-    request.body = MakeBody(request.klass);
+    auto class_deadline = options_.deadline_us.find(request.klass);
+    request.deadline_us = class_deadline == options_.deadline_us.end() ? 0 : class_deadline->second;
+    if (options_.input_lines.empty()) {
+      request.body = GeneratedBody(request.klass);
+    } else {
+      const uint64_t n = options_.first_sequence + issued_;
+      InputRequest made =
+          MakeInputRequest(options_.input_lines[n % options_.input_lines.size()],
+                           n / options_.input_lines.size(), request.klass, request.deadline_us);
+      request.body = std::move(made.body);
+      request.deadline_us = made.deadline_us;
+    }
     for (ClassStats* stats : StatsFor(request)) ++stats->sent;
     ++issued_;
     ++outstanding_;
@@ -259,22 +270,8 @@ class Runner {
     backlog_[{tenant, request.klass}].push_back(std::move(request));
   }
 
-  std::string MakeBody(const std::string& klass) {
+  std::string GeneratedBody(const std::string& klass) {
     const uint64_t n = options_.first_sequence + issued_;
-    if (!options_.input_lines.empty()) {
-      std::string line = options_.input_lines[n % options_.input_lines.size()];
-      const uint64_t round = n / options_.input_lines.size();
-      if (round > 0) {  // keep transaction ids unique when the input wraps around
-        size_t key = line.find("\"transaction_id\"");
-        size_t open = key == std::string::npos ? key : line.find('"', line.find(':', key) + 1);
-        size_t close = open == std::string::npos ? open : line.find('"', open + 1);
-        if (close != std::string::npos) line.insert(close, "-r" + std::to_string(round));
-      }
-      if (line.find("\"priority\"") == std::string::npos && !line.empty() && line[0] == '{') {
-        line.insert(1, "\"priority\":\"" + klass + "\",");
-      }
-      return line;
-    }
     std::uniform_int_distribution<int> account(0, options_.accounts - 1);
     std::uniform_int_distribution<int> cents(100, 2'000'000);
     const int64_t now_us = std::chrono::duration_cast<std::chrono::microseconds>(

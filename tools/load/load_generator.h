@@ -33,7 +33,8 @@ struct LoadOptions {
   bool poisson = false;
   // Share of requests per priority class; normalized. Keys: realtime, standard, bulk.
   std::map<std::string, double> mix = {{"standard", 1.0}};
-  // Deadline per class used to count `within_deadline` (the engine's defaults).
+  // Deadline per class used to count `within_deadline` (the engine's defaults); an input
+  // line's own shorter deadline_ms takes its place for that request (input_request.h).
   std::map<std::string, int64_t> deadline_us = {
       {"realtime", 50'000}, {"standard", 200'000}, {"bulk", 2'000'000}};
   // Transaction JSON objects, one per line (e.g. converted simulator output); empty: generate.

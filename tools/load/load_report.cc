@@ -29,16 +29,19 @@ std::string ClassLine(const std::string& name, const ClassStats& s, double windo
   char line[512];
   std::snprintf(line, sizeof(line),
                 "%-9s sent %8llu answered %8llu in-deadline %8llu fallback %6llu  "
-                "p50 %7lld us  p99 %7lld us  p99.9 %7lld us  max %8lld us  %9.0f/s\n",
+                "p50 %7lld us  p90 %7lld us  p99 %7lld us  p99.9 %7lld us  max %8lld us  "
+                "%9.0f/s  goodput %9.0f/s\n",
                 name.c_str(), static_cast<unsigned long long>(s.sent),
                 static_cast<unsigned long long>(s.answered),
                 static_cast<unsigned long long>(s.within_deadline),
                 static_cast<unsigned long long>(s.fallback),
                 static_cast<long long>(s.latency.Percentile(0.5)),
+                static_cast<long long>(s.latency.Percentile(0.9)),
                 static_cast<long long>(s.latency.Percentile(0.99)),
                 static_cast<long long>(s.latency.Percentile(0.999)),
                 static_cast<long long>(s.latency.max()),
-                window_s > 0 ? static_cast<double>(s.answered) / window_s : 0.0);
+                window_s > 0 ? static_cast<double>(s.answered) / window_s : 0.0,
+                window_s > 0 ? static_cast<double>(s.within_deadline) / window_s : 0.0);
   std::string out = line;
   out += "          status:";
   for (const auto& [code, count] : s.status) {

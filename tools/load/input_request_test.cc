@@ -1,0 +1,59 @@
+#include "load/input_request.h"
+
+#include <gtest/gtest.h>
+
+namespace load {
+namespace {
+
+TEST(InputRequestTest, AddsTheMixClassWhenTheLineHasNoPriority) {
+  InputRequest r =
+      MakeInputRequest(R"({"transaction_id":"t1","amount":"5.00"})", 0, "bulk", 2'000'000);
+  EXPECT_EQ(r.body, R"({"priority":"bulk","transaction_id":"t1","amount":"5.00"})");
+  EXPECT_EQ(r.deadline_us, 2'000'000);
+  EXPECT_EQ(MakeInputRequest("{ }", 0, "bulk", 1).body, R"({"priority":"bulk" })");
+}
+
+// The answer is counted under the class the mix chose, so the engine must see that class too.
+TEST(InputRequestTest, ReplacesTheLinesOwnPriorityButNotANestedOne) {
+  InputRequest r = MakeInputRequest(
+      R"({"transaction_id":"t1","meta":{"priority":"x"},"priority" : "bulk","amount":"5.00"})", 0,
+      "realtime", 50'000);
+  EXPECT_EQ(
+      r.body,
+      R"({"transaction_id":"t1","meta":{"priority":"x"},"priority" : "realtime","amount":"5.00"})");
+}
+
+TEST(InputRequestTest, AShorterDeadlineOfTheLineIsTheOneJudged) {
+  EXPECT_EQ(MakeInputRequest(R"({"deadline_ms":20,"transaction_id":"t"})", 0, "standard", 200'000)
+                .deadline_us,
+            20'000);
+  // Longer than the class allows: the engine keeps the class's deadline, and so does the count.
+  EXPECT_EQ(MakeInputRequest(R"({"deadline_ms":900,"transaction_id":"t"})", 0, "standard", 200'000)
+                .deadline_us,
+            200'000);
+  // Not a positive integer: ignored here (the engine will refuse the request).
+  EXPECT_EQ(MakeInputRequest(R"({"deadline_ms":"20","transaction_id":"t"})", 0, "standard", 200'000)
+                .deadline_us,
+            200'000);
+  // A nested deadline_ms is not the request's.
+  EXPECT_EQ(
+      MakeInputRequest(R"({"m":{"deadline_ms":5},"transaction_id":"t"})", 0, "standard", 200'000)
+          .deadline_us,
+      200'000);
+}
+
+TEST(InputRequestTest, LaterRoundsMakeTheTransactionIdUnique) {
+  InputRequest r = MakeInputRequest(R"({"m":{"transaction_id":"n"},"transaction_id":"t\"1"})", 3,
+                                    "standard", 200'000);
+  EXPECT_EQ(r.body,
+            R"({"priority":"standard","m":{"transaction_id":"n"},"transaction_id":"t\"1-r3"})");
+}
+
+TEST(InputRequestTest, ALineThatIsNotAnObjectIsSentAsItIs) {
+  EXPECT_EQ(MakeInputRequest("not json", 2, "bulk", 1).body, "not json");
+  EXPECT_EQ(MakeInputRequest(R"({"transaction_id":"t)", 2, "bulk", 1).body,
+            R"({"priority":"bulk","transaction_id":"t)");
+}
+
+}  // namespace
+}  // namespace load
