@@ -61,6 +61,18 @@ Engine::Engine(const EngineOptions& options, MetricsRegistry& metrics, const Clo
                                                "Model stages slower than engine.model_budget_us");
   metrics_.breaker_open = metrics.GetGauge("verdict_engine_model_breaker_open",
                                            "1 while the model's circuit breaker is open");
+  for (auto state : {CircuitBreaker::State::kClosed, CircuitBreaker::State::kOpen,
+                     CircuitBreaker::State::kHalfOpen}) {
+    metrics_.breaker_state[static_cast<int>(state)] = metrics.GetGauge(
+        "verdict_engine_model_breaker_state", "1 for the model circuit breaker's current state",
+        {{"state", std::string(CircuitBreaker::StateName(state))}});
+  }
+}
+
+void Engine::RefreshBreakerGauges() const {
+  const CircuitBreaker::State now = breaker_->state(clock_.MonotonicNanos() / 1000);
+  metrics_.breaker_open->Set(now == CircuitBreaker::State::kOpen ? 1 : 0);
+  for (int i = 0; i < 3; ++i) metrics_.breaker_state[i]->Set(i == static_cast<int>(now) ? 1 : 0);
 }
 
 Engine::~Engine() {
@@ -120,6 +132,7 @@ Result<std::unique_ptr<Engine>> Engine::Create(const EngineOptions& options,
   VERDICT_ASSIGN_OR_RETURN(engine->drift_,
                            MakeDriftWatch(options, *engine->tenant_models_, metrics, clock));
   engine->breaker_ = std::make_unique<CircuitBreaker>(options.sched.breaker);
+  engine->RefreshBreakerGauges();
   SchedulerOptions sched = options.sched;
   sched.downstream_backlog = [journal = engine->journal_.get()] { return journal->backlog(); };
   engine->scheduler_ = std::make_unique<Scheduler>(sched, clock, metrics);
@@ -499,8 +512,7 @@ void Engine::Decide(const Transaction& txn, const Caller& caller, int64_t receiv
   }
   const double decided_score = decision->score;
   const Outcome decided_outcome = decision->outcome;
-  metrics_.breaker_open->Set(
-      breaker_->state(policy_done_ns / 1000) == CircuitBreaker::State::kOpen ? 1 : 0);
+  RefreshBreakerGauges();
 
   const StageTimings& t = decision->timings;
   const int64_t service_us = MicrosBetween(start_ns, clock_.MonotonicNanos());

@@ -109,6 +109,9 @@ class Engine {
 
   // Readiness for /readyz; `detail` says what is wrong when false, or what is degraded.
   bool Ready(std::string* detail) const;
+  // Sets the model breaker's gauges to its state now: after each decision, and before /metrics
+  // is rendered (an open breaker turns half-open with time alone, with no decision to tell).
+  void RefreshBreakerGauges() const;
   const EngineOptions& options() const { return options_; }
 
  private:
@@ -123,6 +126,8 @@ class Engine {
     Histogram* total;
     Counter* model_overruns;
     Gauge* breaker_open;
+    // verdict_engine_model_breaker_state{state=closed|open|half_open}: 1 for the current one.
+    Gauge* breaker_state[3];
   };
   Status AdmissionStatus(Scheduler::Admission admission) const;
   // Opens the model lifecycle on the journal's registry; registers and activates the

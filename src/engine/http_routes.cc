@@ -364,7 +364,8 @@ void RegisterEngineRoutes(Engine& engine, MetricsRegistry& metrics, Router& rout
 
   router.Add(
       "GET", "/metrics",
-      [&metrics](HttpRequest&&, Responder respond) {
+      [&engine, &metrics](HttpRequest&&, Responder respond) {
+        engine.RefreshBreakerGauges();
         HttpResponse response;
         response.content_type = "text/plain; version=0.0.4; charset=utf-8";
         response.body = metrics.RenderPrometheus();
