@@ -268,7 +268,7 @@ Status Engine::SubmitBatch(std::vector<Result<Transaction>> items, Caller caller
   const Scheduler::Submission submission{scheduler_->TenantFor(caller.tenant), decodable};
   return AdmissionStatus(scheduler_->Submit(
       priority, deadline_ms, received_ns / 1000,
-      [this, items = std::move(items), caller = std::move(caller), received_ns,
+      [this, items = std::move(items), caller = std::move(caller), received_ns, priority,
        done = std::move(done)](bool fallback, int64_t deadline_us) mutable {
         // Items are decided in order on this worker; their durability completes on the
         // journal's writer, and the last one to become durable answers the batch.
@@ -298,6 +298,9 @@ Status Engine::SubmitBatch(std::vector<Result<Transaction>> items, Caller caller
             complete(i, items[i].status());
             continue;
           }
+          // A realtime request that arrived meanwhile does not wait for the rest of the batch
+          // (no account lock is held between two items).
+          if (i > 0) scheduler_->RunArrivedPreemptors(priority);
           // Later items re-check the deadline: a long batch degrades its tail, not its head.
           const bool late =
               !scheduler_->estimator().FullPathFits(clock_.MonotonicNanos() / 1000, deadline_us);

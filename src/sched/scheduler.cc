@@ -325,24 +325,28 @@ void Scheduler::RunWorker() {
     if (more) ready_.notify_one();  // more waiting: wake a sibling
     batch_sizes_->Observe(static_cast<double>(batch.size()));
     for (QueuedItem& item : batch) {
-      if (!options_.fifo && !options_.classes[static_cast<int>(item.priority)].may_preempt) {
-        // Preemption at item granularity: realtime requests that arrived while this batch was
-        // being worked go first.
-        std::vector<QueuedItem> urgent;
-        {
-          std::lock_guard lock(mu_);
-          while (queue_.HasPreemptor()) {
-            auto one = queue_.PopBatch(NowUs(clock_), 1);
-            queue_depth_[0]->Add(-1);
-            urgent.push_back(std::move(one.front()));
-          }
-          if (!urgent.empty()) drain_.OnPreemptingTake(TransactionsIn(urgent), queue_.cost());
-        }
-        for (QueuedItem& u : urgent) RunItem(u);
-      }
+      // Preemption at item granularity: realtime requests that arrived while this batch was
+      // being worked go first.
+      RunArrivedPreemptors(item.priority);
       RunItem(item);
     }
   }
+}
+
+void Scheduler::RunArrivedPreemptors(Priority running) {
+  if (options_.fifo || options_.classes[static_cast<int>(running)].may_preempt) return;
+  std::vector<QueuedItem> urgent;
+  {
+    std::lock_guard lock(mu_);
+    while (queue_.HasPreemptor()) {
+      auto one = queue_.PopBatch(NowUs(clock_), 1);
+      queue_depth_[0]->Add(-1);
+      urgent.push_back(std::move(one.front()));
+    }
+    if (urgent.empty()) return;
+    drain_.OnPreemptingTake(TransactionsIn(urgent), queue_.cost());
+  }
+  for (QueuedItem& u : urgent) RunItem(u);
 }
 
 }  // namespace verdict

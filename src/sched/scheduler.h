@@ -73,6 +73,13 @@ class Scheduler {
                    Work work, Submission submission = {});
   void Stop();
 
+  // Preemption: runs on the calling thread the requests of a preempting class (realtime)
+  // queued now, when the caller is in the middle of work of class `running` that may not
+  // preempt (none in FIFO mode). Workers call it between the items of a batch; a batch request
+  // calls it between its transactions, so that a realtime request never waits for all of a
+  // batch of up to max_batch_items transactions.
+  void RunArrivedPreemptors(Priority running);
+
   // The deadline a request of this class gets (absolute, µs).
   int64_t DeadlineFor(Priority priority, std::optional<int32_t> deadline_ms,
                       int64_t received_us) const;

@@ -5,10 +5,12 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <future>
 #include <limits>
 #include <map>
 #include <mutex>
 #include <optional>
+#include <vector>
 
 namespace verdict {
 namespace {
@@ -83,6 +85,67 @@ TEST(SchedulerTest, ExpiredRequestIsStillAnsweredOnTheFallbackPath) {
   recorder.WaitFor(1);
   EXPECT_EQ(recorder.runs[0], std::make_pair(7, true));
   EXPECT_NE(metrics.RenderPrometheus().find("verdict_sched_late_total 1"), std::string::npos);
+}
+
+// A worker that took several bulk items runs a realtime request that arrived meanwhile before
+// the next of them.
+TEST(SchedulerTest, RealtimeThatArrivesDuringABatchRunsBeforeItsNextItem) {
+  ManualClock clock(1'000'000);
+  MetricsRegistry metrics;
+  SchedulerOptions options;
+  options.workers = 1;
+  Scheduler scheduler(options, clock, metrics);
+  Recorder recorder;
+  const int64_t now = clock.MonotonicNanos() / 1000;
+  std::promise<void> first_started, release_first, a_started, release_a;
+  scheduler.Submit(Priority::kBulk, std::nullopt, now, [&](bool, int64_t) {
+    first_started.set_value();
+    release_first.get_future().wait();
+    recorder.Tag(0)(false, 0);
+  });
+  first_started.get_future().wait();  // the worker is busy: what follows queues up
+  scheduler.Submit(Priority::kBulk, std::nullopt, now, [&](bool, int64_t) {
+    a_started.set_value();
+    release_a.get_future().wait();
+    recorder.Tag(1)(false, 0);
+  });
+  scheduler.Submit(Priority::kBulk, std::nullopt, now, recorder.Tag(2));
+  release_first.set_value();
+  a_started.get_future().wait();  // the worker took both queued items as one batch
+  scheduler.Submit(Priority::kRealtime, std::nullopt, now, recorder.Tag(3));
+  release_a.set_value();
+  recorder.WaitFor(4);
+  std::vector<int> order;
+  for (const auto& [tag, fallback] : recorder.runs) order.push_back(tag);
+  EXPECT_EQ(order, (std::vector<int>{0, 1, 3, 2}));
+}
+
+// A batch request is one queued item; its work calls RunArrivedPreemptors between its own
+// transactions, which runs a realtime request queued meanwhile there and then.
+TEST(SchedulerTest, WorkOfANonPreemptingClassCanLetArrivedRealtimeRunFirst) {
+  ManualClock clock(1'000'000);
+  MetricsRegistry metrics;
+  SchedulerOptions options;
+  options.workers = 1;
+  Scheduler scheduler(options, clock, metrics);
+  Recorder recorder;
+  const int64_t now = clock.MonotonicNanos() / 1000;
+  std::promise<void> started, release;
+  scheduler.Submit(Priority::kBulk, std::nullopt, now, [&](bool, int64_t) {
+    started.set_value();
+    release.get_future().wait();
+    scheduler.RunArrivedPreemptors(Priority::kRealtime);  // realtime work is never interrupted
+    recorder.Tag(1)(false, 0);
+    scheduler.RunArrivedPreemptors(Priority::kBulk);
+    recorder.Tag(2)(false, 0);
+  });
+  started.get_future().wait();
+  scheduler.Submit(Priority::kRealtime, std::nullopt, now, recorder.Tag(9));
+  release.set_value();
+  recorder.WaitFor(3);
+  std::vector<int> order;
+  for (const auto& [tag, fallback] : recorder.runs) order.push_back(tag);
+  EXPECT_EQ(order, (std::vector<int>{1, 9, 2}));
 }
 
 TEST(SchedulerTest, DownstreamBacklogHoldsBackAllButRealtimeUntilItDrains) {
