@@ -70,6 +70,7 @@ Engine::Engine(const EngineOptions& options, MetricsRegistry& metrics, const Clo
 }
 
 void Engine::RefreshBreakerGauges() const {
+  std::lock_guard lock(breaker_gauges_mu_);  // two scrapes at once must not mix their states
   const CircuitBreaker::State now = breaker_->state(clock_.MonotonicNanos() / 1000);
   metrics_.breaker_open->Set(now == CircuitBreaker::State::kOpen ? 1 : 0);
   for (int i = 0; i < 3; ++i) metrics_.breaker_state[i]->Set(i == static_cast<int>(now) ? 1 : 0);
@@ -515,7 +516,6 @@ void Engine::Decide(const Transaction& txn, const Caller& caller, int64_t receiv
   }
   const double decided_score = decision->score;
   const Outcome decided_outcome = decision->outcome;
-  RefreshBreakerGauges();
 
   const StageTimings& t = decision->timings;
   const int64_t service_us = MicrosBetween(start_ns, clock_.MonotonicNanos());

@@ -109,8 +109,9 @@ class Engine {
 
   // Readiness for /readyz; `detail` says what is wrong when false, or what is degraded.
   bool Ready(std::string* detail) const;
-  // Sets the model breaker's gauges to its state now: after each decision, and before /metrics
-  // is rendered (an open breaker turns half-open with time alone, with no decision to tell).
+  // Sets the model breaker's gauges to its state now. /metrics calls it before rendering, the
+  // gauges' only reader: an open breaker turns half-open with time alone, so a value set by the
+  // last decision would be stale. Thread-safe.
   void RefreshBreakerGauges() const;
   const EngineOptions& options() const { return options_; }
 
@@ -158,6 +159,7 @@ class Engine {
   std::mutex policy_write_mu_;
   lifecycle::LifecycleOptions lifecycle_options_;  // the deployment's; tenants' are derived
   std::unique_ptr<CircuitBreaker> breaker_;
+  mutable std::mutex breaker_gauges_mu_;
   std::unique_ptr<journal::Journal> journal_;
   // Durable review/block decisions go from the commit callbacks to the case store; shared, so
   // a callback after the store has stopped (the journal's final flush) is harmless.

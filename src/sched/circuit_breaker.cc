@@ -15,7 +15,9 @@ bool CircuitBreaker::Allow(int64_t now_us) {
     case State::kOpen:
       return false;
     case State::kHalfOpen:
-      if (probe_in_flight_ && now_us - probe_started_us_ < options_.open_for_us) return false;
+      if (probe_in_flight_ && now_us - probe_started_us_ < options_.probe_lost_after_us) {
+        return false;
+      }
       probe_in_flight_ = true;
       probe_started_us_ = now_us;
       return true;

@@ -1,8 +1,8 @@
 // CircuitBreaker around the model stage: consecutive failures or overruns open it (every
 // decision takes the fallback path), after open_for_us it lets probes through (half-open),
-// and consecutive good probes close it. A probe whose outcome never comes (its decision was
-// abandoned after Allow) is presumed lost after open_for_us, so that it cannot hold the breaker
-// half-open with every decision on the fallback path for good.
+// and consecutive good probes close it. A probe whose outcome never comes (its decision ended
+// between Allow and the report) is presumed lost after probe_lost_after_us, so that it cannot
+// hold the breaker half-open with every decision on the fallback path for good.
 // Thread-safe (one mutex; a handful of ns per call).
 #pragma once
 

@@ -47,22 +47,23 @@ TEST(CircuitBreakerTest, FailedProbeReopens) {
   EXPECT_TRUE(breaker.Allow(200));
 }
 
-// A decision that took the probe slot and was then refused (say, by the journal) reports
-// nothing; the breaker must not stay half-open with every later decision on the fallback path.
-TEST(CircuitBreakerTest, LostProbeIsReplacedAfterOpenFor) {
+// A decision that took the probe slot and ended without reporting must not hold the breaker
+// half-open, with every later decision on the fallback path, for good.
+TEST(CircuitBreakerTest, LostProbeIsReplacedAfterProbeLostAfter) {
   CircuitBreakerOptions options;
   options.failures_to_open = 1;
   options.open_for_us = 100;
   options.probes_to_close = 1;
+  options.probe_lost_after_us = 1000;
   CircuitBreaker breaker(options);
   breaker.RecordFailure(0);
   EXPECT_TRUE(breaker.Allow(100));   // the probe, never reported
-  EXPECT_FALSE(breaker.Allow(150));  // still in flight
-  EXPECT_FALSE(breaker.Allow(199));
-  EXPECT_TRUE(breaker.Allow(200));  // presumed lost: a new probe
-  EXPECT_FALSE(breaker.Allow(201));
+  EXPECT_FALSE(breaker.Allow(200));  // slow, not lost: never two probes at once
+  EXPECT_FALSE(breaker.Allow(1099));
+  EXPECT_TRUE(breaker.Allow(1100));  // presumed lost: a new probe
+  EXPECT_FALSE(breaker.Allow(1101));
   breaker.RecordSuccess();
-  EXPECT_EQ(breaker.state(202), CircuitBreaker::State::kClosed);
+  EXPECT_EQ(breaker.state(1102), CircuitBreaker::State::kClosed);
 }
 
 }  // namespace

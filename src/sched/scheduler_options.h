@@ -23,6 +23,10 @@ struct CircuitBreakerOptions {
   int failures_to_open = 5;         // consecutive model failures or overruns that open it
   int64_t open_for_us = 1'000'000;  // how long it stays open before probing
   int probes_to_close = 3;          // consecutive good probes that close it again
+  // A half-open probe that has not reported for this long is presumed lost (its decision ended
+  // without reporting, e.g. by an exception) and another is let through. Far above any scoring
+  // (model_budget_us is at most 10 s), so that a slow probe is never doubled.
+  int64_t probe_lost_after_us = 60'000'000;
 };
 
 // [tenants.<name>]: one tenant's share of the engine. A tenant with no section gets weight 1 and

@@ -87,33 +87,44 @@ TEST(SchedulerTest, ExpiredRequestIsStillAnsweredOnTheFallbackPath) {
   EXPECT_NE(metrics.RenderPrometheus().find("verdict_sched_late_total 1"), std::string::npos);
 }
 
+// A one-shot signal between a test and a worker, bounded both ways so that a regression fails
+// instead of hanging (the worker goes on after the bound; the test's check then fails).
+struct Gate {
+  std::promise<void> promise;
+  std::shared_future<void> future = promise.get_future().share();
+  void Open() { promise.set_value(); }
+  bool Wait() const {
+    return future.wait_for(std::chrono::seconds(60)) == std::future_status::ready;
+  }
+};
+
 // A worker that took several bulk items runs a realtime request that arrived meanwhile before
 // the next of them.
 TEST(SchedulerTest, RealtimeThatArrivesDuringABatchRunsBeforeItsNextItem) {
   ManualClock clock(1'000'000);
   MetricsRegistry metrics;
+  Recorder recorder;
+  Gate first_started, release_first, a_started, release_a;
   SchedulerOptions options;
   options.workers = 1;
-  Scheduler scheduler(options, clock, metrics);
-  Recorder recorder;
+  Scheduler scheduler(options, clock, metrics);  // last: stopped before what its work uses
   const int64_t now = clock.MonotonicNanos() / 1000;
-  std::promise<void> first_started, release_first, a_started, release_a;
   scheduler.Submit(Priority::kBulk, std::nullopt, now, [&](bool, int64_t) {
-    first_started.set_value();
-    release_first.get_future().wait();
+    first_started.Open();
+    release_first.Wait();
     recorder.Tag(0)(false, 0);
   });
-  first_started.get_future().wait();  // the worker is busy: what follows queues up
+  ASSERT_TRUE(first_started.Wait());  // the worker is busy: what follows queues up
   scheduler.Submit(Priority::kBulk, std::nullopt, now, [&](bool, int64_t) {
-    a_started.set_value();
-    release_a.get_future().wait();
+    a_started.Open();
+    release_a.Wait();
     recorder.Tag(1)(false, 0);
   });
   scheduler.Submit(Priority::kBulk, std::nullopt, now, recorder.Tag(2));
-  release_first.set_value();
-  a_started.get_future().wait();  // the worker took both queued items as one batch
+  release_first.Open();
+  ASSERT_TRUE(a_started.Wait());  // the worker took both queued items as one batch
   scheduler.Submit(Priority::kRealtime, std::nullopt, now, recorder.Tag(3));
-  release_a.set_value();
+  release_a.Open();
   recorder.WaitFor(4);
   std::vector<int> order;
   for (const auto& [tag, fallback] : recorder.runs) order.push_back(tag);
@@ -125,23 +136,23 @@ TEST(SchedulerTest, RealtimeThatArrivesDuringABatchRunsBeforeItsNextItem) {
 TEST(SchedulerTest, WorkOfANonPreemptingClassCanLetArrivedRealtimeRunFirst) {
   ManualClock clock(1'000'000);
   MetricsRegistry metrics;
+  Recorder recorder;
+  Gate started, release;
   SchedulerOptions options;
   options.workers = 1;
-  Scheduler scheduler(options, clock, metrics);
-  Recorder recorder;
+  Scheduler scheduler(options, clock, metrics);  // last: stopped before what its work uses
   const int64_t now = clock.MonotonicNanos() / 1000;
-  std::promise<void> started, release;
   scheduler.Submit(Priority::kBulk, std::nullopt, now, [&](bool, int64_t) {
-    started.set_value();
-    release.get_future().wait();
+    started.Open();
+    release.Wait();
     scheduler.RunArrivedPreemptors(Priority::kRealtime);  // realtime work is never interrupted
     recorder.Tag(1)(false, 0);
     scheduler.RunArrivedPreemptors(Priority::kBulk);
     recorder.Tag(2)(false, 0);
   });
-  started.get_future().wait();
+  ASSERT_TRUE(started.Wait());
   scheduler.Submit(Priority::kRealtime, std::nullopt, now, recorder.Tag(9));
-  release.set_value();
+  release.Open();
   recorder.WaitFor(3);
   std::vector<int> order;
   for (const auto& [tag, fallback] : recorder.runs) order.push_back(tag);

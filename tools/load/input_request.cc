@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <limits>
 #include <optional>
 
 namespace load {
@@ -45,7 +46,10 @@ size_t SkipValue(std::string_view s, size_t at) {
     return std::string_view::npos;
   }
   size_t i = at;
-  while (i < s.size() && s[i] != ',' && s[i] != '}' && s[i] != ' ' && s[i] != '\t') ++i;
+  while (i < s.size() && s[i] != ',' && s[i] != '}' && s[i] != ']' && s[i] != ' ' && s[i] != '\t' &&
+         s[i] != '\r' && s[i] != '\n') {
+    ++i;
+  }
   return i;
 }
 
@@ -87,7 +91,9 @@ InputRequest MakeInputRequest(std::string_view line, uint64_t round, std::string
     int64_t ms = 0;
     const char* first = out.body.data() + deadline->begin;
     const char* last = out.body.data() + deadline->end;
-    if (std::from_chars(first, last, ms).ptr == last && ms > 0) {
+    // The engine takes a 32-bit deadline_ms; anything else it refuses, so it changes nothing.
+    if (std::from_chars(first, last, ms).ptr == last && ms > 0 &&
+        ms <= std::numeric_limits<int32_t>::max()) {
       out.deadline_us = std::min(out.deadline_us, ms * 1000);
     }
   }
@@ -102,10 +108,11 @@ InputRequest MakeInputRequest(std::string_view line, uint64_t round, std::string
   if (std::optional<ValueSpan> priority = FindMember(out.body, "priority")) {
     out.body.replace(priority->begin, priority->end - priority->begin, quoted);
   } else {
-    const size_t open = out.body.find('{');
-    if (open != std::string::npos) {
-      const bool empty = SkipSpace(out.body, open + 1) < out.body.size() &&
-                         out.body[SkipSpace(out.body, open + 1)] == '}';
+    // Only into an object (a line that is none is sent as it is, for the engine to refuse).
+    const size_t open = SkipSpace(out.body, 0);
+    if (open < out.body.size() && out.body[open] == '{') {
+      const size_t next = SkipSpace(out.body, open + 1);
+      const bool empty = next < out.body.size() && out.body[next] == '}';
       out.body.insert(open + 1, "\"priority\":" + quoted + (empty ? "" : ","));
     }
   }

@@ -51,8 +51,15 @@ TEST(InputRequestTest, LaterRoundsMakeTheTransactionIdUnique) {
 
 TEST(InputRequestTest, ALineThatIsNotAnObjectIsSentAsItIs) {
   EXPECT_EQ(MakeInputRequest("not json", 2, "bulk", 1).body, "not json");
+  EXPECT_EQ(MakeInputRequest(R"([{"transaction_id":"t"}])", 2, "bulk", 1).body,
+            R"([{"transaction_id":"t"}])");
+}
+
+// A torn line stays torn (the engine refuses it); what could be read of it is still edited.
+TEST(InputRequestTest, ATornLineGetsTheClassAndNothingElse) {
   EXPECT_EQ(MakeInputRequest(R"({"transaction_id":"t)", 2, "bulk", 1).body,
             R"({"priority":"bulk","transaction_id":"t)");
+  EXPECT_EQ(MakeInputRequest(R"({"deadline_ms":99999999999,"x":1})", 0, "bulk", 7).deadline_us, 7);
 }
 
 }  // namespace
