@@ -10,7 +10,11 @@
 #      priority with realtime on the realtime listener.
 # Usage (from the repository root): bench/load/knee.sh [build/release/bin]; writes JSON results
 # to $OUT (default /tmp/verdict-knee). Needs nginx-light (scripts/setup) and taskset.
-# Environment: RAMP (the rates), STEP_S (seconds per step), REPEATS (engine ramps, default 1).
+# Environment: RAMP (the rates), STEP_S (seconds per step), REPEATS (engine ramps, default 1),
+# KNEE (scale the overloads from this rate instead of the ramps' median knee, e.g. to repeat an
+# earlier session's overload, or when no ramp met the bar). Leave LOAD_BUSY_POLL unset for the
+# durable engine: a spinning generator makes this VM's syncs slow every 100 ms (PERFORMANCE.md,
+# issue 7, session 19).
 set -euo pipefail
 ENGINE_CPU=${ENGINE_CPU:-1}
 LOAD_CPU=${LOAD_CPU:-0}
@@ -44,8 +48,10 @@ for r in $(seq "${REPEATS:-1}"); do
   stop_engine
   knees+=("$(/usr/bin/python3 -c "import json;print(int(json.load(open('$ramp_json'))['knee_per_s']))")")
 done
-KNEE=$(printf '%s\n' "${knees[@]}" | sort -n | awk '{k[NR] = $1} END {print k[int((NR + 1) / 2)]}')
-echo "engine knee: $KNEE/s (ramps: ${knees[*]})" >&2
+MEDIAN=$(printf '%s\n' "${knees[@]}" | sort -n | awk '{k[NR] = $1} END {print k[int((NR + 1) / 2)]}')
+echo "engine knee: $MEDIAN/s (ramps: ${knees[*]})" >&2
+KNEE=${KNEE:-$MEDIAN}
+if [ "$KNEE" != "$MEDIAN" ]; then echo "overloads scaled from KNEE=$KNEE/s" >&2; fi
 if [ "$KNEE" -eq 0 ]; then
   # No step met the bar (the first step also warms a fresh engine up): no knee to scale from.
   echo "no rate kept standard p99 <= 2 ms: the overload scenarios need a knee; stopping" >&2
