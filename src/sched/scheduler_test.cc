@@ -5,6 +5,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <functional>
 #include <future>
 #include <limits>
 #include <map>
@@ -27,6 +28,13 @@ struct Recorder {
       runs.emplace_back(tag, fallback);
       cv.notify_all();
     };
+  }
+  // The tags in the order they ran.
+  std::vector<int> Order() {
+    std::lock_guard lock(mu);
+    std::vector<int> order;
+    for (const auto& [tag, fallback] : runs) order.push_back(tag);
+    return order;
   }
   // Bounded, so that a test whose count never comes fails rather than hangs.
   void WaitFor(size_t n) {
@@ -98,6 +106,15 @@ struct Gate {
   }
 };
 
+// Work that says it started, waits to be released, then does `then`.
+Scheduler::Work Blocking(Gate& started, Gate& release, std::function<void()> then) {
+  return [&started, &release, then = std::move(then)](bool, int64_t) {
+    started.Open();
+    release.Wait();
+    then();
+  };
+}
+
 // A worker that took several bulk items runs a realtime request that arrived meanwhile before
 // the next of them.
 TEST(SchedulerTest, RealtimeThatArrivesDuringABatchRunsBeforeItsNextItem) {
@@ -109,26 +126,18 @@ TEST(SchedulerTest, RealtimeThatArrivesDuringABatchRunsBeforeItsNextItem) {
   options.workers = 1;
   Scheduler scheduler(options, clock, metrics);  // last: stopped before what its work uses
   const int64_t now = clock.MonotonicNanos() / 1000;
-  scheduler.Submit(Priority::kBulk, std::nullopt, now, [&](bool, int64_t) {
-    first_started.Open();
-    release_first.Wait();
-    recorder.Tag(0)(false, 0);
-  });
+  scheduler.Submit(Priority::kBulk, std::nullopt, now,
+                   Blocking(first_started, release_first, [&] { recorder.Tag(0)(false, 0); }));
   ASSERT_TRUE(first_started.Wait());  // the worker is busy: what follows queues up
-  scheduler.Submit(Priority::kBulk, std::nullopt, now, [&](bool, int64_t) {
-    a_started.Open();
-    release_a.Wait();
-    recorder.Tag(1)(false, 0);
-  });
+  scheduler.Submit(Priority::kBulk, std::nullopt, now,
+                   Blocking(a_started, release_a, [&] { recorder.Tag(1)(false, 0); }));
   scheduler.Submit(Priority::kBulk, std::nullopt, now, recorder.Tag(2));
   release_first.Open();
   ASSERT_TRUE(a_started.Wait());  // the worker took both queued items as one batch
   scheduler.Submit(Priority::kRealtime, std::nullopt, now, recorder.Tag(3));
   release_a.Open();
   recorder.WaitFor(4);
-  std::vector<int> order;
-  for (const auto& [tag, fallback] : recorder.runs) order.push_back(tag);
-  EXPECT_EQ(order, (std::vector<int>{0, 1, 3, 2}));
+  EXPECT_EQ(recorder.Order(), (std::vector<int>{0, 1, 3, 2}));
 }
 
 // A batch request is one queued item; its work calls RunArrivedPreemptors between its own
@@ -142,21 +151,17 @@ TEST(SchedulerTest, WorkOfANonPreemptingClassCanLetArrivedRealtimeRunFirst) {
   options.workers = 1;
   Scheduler scheduler(options, clock, metrics);  // last: stopped before what its work uses
   const int64_t now = clock.MonotonicNanos() / 1000;
-  scheduler.Submit(Priority::kBulk, std::nullopt, now, [&](bool, int64_t) {
-    started.Open();
-    release.Wait();
-    scheduler.RunArrivedPreemptors(Priority::kRealtime);  // realtime work is never interrupted
-    recorder.Tag(1)(false, 0);
-    scheduler.RunArrivedPreemptors(Priority::kBulk);
-    recorder.Tag(2)(false, 0);
-  });
+  scheduler.Submit(Priority::kBulk, std::nullopt, now, Blocking(started, release, [&] {
+                     scheduler.RunArrivedPreemptors(Priority::kRealtime);  // never interrupted
+                     recorder.Tag(1)(false, 0);
+                     scheduler.RunArrivedPreemptors(Priority::kBulk);
+                     recorder.Tag(2)(false, 0);
+                   }));
   ASSERT_TRUE(started.Wait());
   scheduler.Submit(Priority::kRealtime, std::nullopt, now, recorder.Tag(9));
   release.Open();
   recorder.WaitFor(3);
-  std::vector<int> order;
-  for (const auto& [tag, fallback] : recorder.runs) order.push_back(tag);
-  EXPECT_EQ(order, (std::vector<int>{1, 9, 2}));
+  EXPECT_EQ(recorder.Order(), (std::vector<int>{1, 9, 2}));
 }
 
 TEST(SchedulerTest, DownstreamBacklogHoldsBackAllButRealtimeUntilItDrains) {
