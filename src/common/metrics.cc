@@ -111,7 +111,25 @@ Histogram* MetricsRegistry::GetHistogram(const std::string& name, const std::str
   return slot.get();
 }
 
-std::string MetricsRegistry::RenderPrometheus() const {
+namespace {
+
+// Whether a rendered label set (`a="x",tenant="y"`) may be shown to `only_tenant`. A value's
+// quotes are escaped, so `tenant="` at the start or after a comma is always a label's own key.
+bool Visible(const std::string& labels, const std::optional<std::string>& only_tenant) {
+  if (!only_tenant) return true;
+  static const std::string kKey = "tenant=\"";
+  for (size_t at = labels.find(kKey); at != std::string::npos; at = labels.find(kKey, at + 1)) {
+    if (at != 0 && labels[at - 1] != ',') continue;
+    const std::string own = kKey + EscapeLabelValue(*only_tenant) + "\"";
+    const size_t end = at + own.size();
+    return labels.compare(at, own.size(), own) == 0 && (end == labels.size() || labels[end] == ',');
+  }
+  return true;  // no tenant label: an engine-wide series
+}
+
+}  // namespace
+
+std::string MetricsRegistry::RenderPrometheus(const std::optional<std::string>& only_tenant) const {
   std::lock_guard lock(mu_);
   std::string out;
   for (const auto& [name, family] : families_) {
@@ -119,12 +137,15 @@ std::string MetricsRegistry::RenderPrometheus() const {
     out += "# HELP " + name + " " + family.help + "\n";
     out += "# TYPE " + name + " " + kTypeNames[static_cast<int>(family.type)] + "\n";
     for (const auto& [labels, counter] : family.counters) {
+      if (!Visible(labels, only_tenant)) continue;
       out += WithLabels(name, labels) + " " + std::to_string(counter->value()) + "\n";
     }
     for (const auto& [labels, gauge] : family.gauges) {
+      if (!Visible(labels, only_tenant)) continue;
       out += WithLabels(name, labels) + " " + FormatNumber(gauge->value()) + "\n";
     }
     for (const auto& [labels, histogram] : family.histograms) {
+      if (!Visible(labels, only_tenant)) continue;
       uint64_t cumulative = 0;
       const auto& bounds = histogram->upper_bounds();
       for (size_t i = 0; i <= bounds.size(); ++i) {

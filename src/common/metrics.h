@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -70,7 +71,10 @@ class MetricsRegistry {
   Histogram* GetHistogram(const std::string& name, const std::string& help,
                           const std::vector<double>& upper_bounds, const MetricLabels& labels = {});
 
-  std::string RenderPrometheus() const;
+  // Every series, or with `only_tenant` only those that carry no `tenant` label or carry that
+  // one: what a tenant's own key may see (I7; decision counts, rate-limit refusals and drift of
+  // its own models are per tenant, the engine-wide series are not).
+  std::string RenderPrometheus(const std::optional<std::string>& only_tenant = std::nullopt) const;
 
  private:
   enum class Type { kCounter, kGauge, kHistogram };

@@ -36,6 +36,38 @@ TEST(MetricsTest, RendersPrometheusText) {
   EXPECT_NE(text.find("verdict_stage_seconds_sum{stage=\"q\\\"x\"} 0.5015\n"), std::string::npos);
 }
 
+// What one tenant's key may read (I7): its own series and those of no tenant, whatever the
+// other labels and however the names are spelled.
+TEST(MetricsTest, ATenantSeesItsOwnSeriesAndTheEngineWideOnes) {
+  MetricsRegistry registry;
+  registry.GetCounter("d_total", "D", {{"outcome", "allow"}, {"tenant", "alpha"}})->Increment(1);
+  registry.GetCounter("d_total", "D", {{"outcome", "allow"}, {"tenant", "beta"}})->Increment(2);
+  registry.GetCounter("d_total", "D", {{"tenant", "alpha,x"}})->Increment(3);
+  registry.GetCounter("d_total", "D", {{"tenant", "al\"pha"}})->Increment(4);
+  registry.GetCounter("d_total", "D", {{"subtenant", "beta"}})->Increment(5);
+  registry.GetCounter("d_total", "D", {{"note", "x\",tenant=\"beta"}})->Increment(6);
+  registry.GetGauge("g", "G")->Set(7);
+  registry.GetHistogram("h_seconds", "H", {1.0}, {{"tenant", "beta"}})->Observe(0.5);
+
+  const std::string alpha = registry.RenderPrometheus(std::string("alpha"));
+  EXPECT_NE(alpha.find("d_total{outcome=\"allow\",tenant=\"alpha\"} 1\n"), std::string::npos);
+  EXPECT_EQ(alpha.find("} 2\n"), std::string::npos) << alpha;  // beta's
+  EXPECT_EQ(alpha.find("} 3\n"), std::string::npos) << alpha;  // "alpha,x" is another tenant
+  EXPECT_EQ(alpha.find("} 4\n"), std::string::npos) << alpha;
+  EXPECT_NE(alpha.find("d_total{subtenant=\"beta\"} 5\n"), std::string::npos) << alpha;
+  EXPECT_NE(alpha.find("} 6\n"), std::string::npos) << alpha;  // a value, not a tenant label
+  EXPECT_NE(alpha.find("g 7\n"), std::string::npos);
+  EXPECT_EQ(alpha.find("h_seconds_count"), std::string::npos);
+
+  const std::string quoted = registry.RenderPrometheus(std::string("al\"pha"));
+  EXPECT_NE(quoted.find("} 4\n"), std::string::npos) << quoted;
+  EXPECT_EQ(quoted.find("} 1\n"), std::string::npos) << quoted;
+
+  const std::string all = registry.RenderPrometheus();
+  EXPECT_NE(all.find("tenant=\"beta\"} 2\n"), std::string::npos);
+  EXPECT_NE(all.find("h_seconds_count{tenant=\"beta\"} 1\n"), std::string::npos);
+}
+
 TEST(MetricsTest, SameNameAndLabelsIsTheSameMetric) {
   MetricsRegistry registry;
   Counter* a = registry.GetCounter("c_total", "h", {{"k", "v"}});

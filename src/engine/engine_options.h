@@ -53,6 +53,10 @@ struct EngineOptions {
   // other [server] setting from the main listener.
   std::string realtime_listen;
   size_t max_batch_items = 1000;
+  // [server] metrics_operator_tenants: tenants whose keys (admin or auditor) read every tenant's
+  // series on /metrics, for the deployment's own monitoring. Any other tenant's key reads only
+  // its own tenant's series and the engine-wide ones (I7).
+  std::vector<std::string> metrics_operator_tenants;
   size_t account_stripes = 1024;
   std::string data_dir = "./var";
   // [engine] heap_prefault_mb: heap touched at start-up and kept (PrefaultHeap); 0: none.

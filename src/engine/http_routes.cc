@@ -1,6 +1,10 @@
 #include "engine/http_routes.h"
 
+#include <algorithm>
 #include <charconv>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "api/decision_json.h"
 #include "api/transaction_json.h"
@@ -53,7 +57,8 @@ const RouteOptions kScorerJson{{"application/json"}, Role::kScorer};
 const RouteOptions kAdminJson{{"application/json"}, Role::kAdmin};
 const RouteOptions kAnalystRead{{}, Role::kAnalyst};
 const RouteOptions kPolicyRead{{}, Role::kAnalyst | Role::kAdmin};
-// Metrics carry every tenant's label values: operators only.
+// Metrics: a tenant's admins and auditors see its own series and the engine-wide ones; those of
+// a [server] metrics_operator_tenants tenant see every tenant's.
 const RouteOptions kMetricsRead{{}, Role::kAdmin | Role::kAuditor};
 
 // `limit=N` in a query string (1..1000); other parameters are refused by name.
@@ -364,11 +369,15 @@ void RegisterEngineRoutes(Engine& engine, MetricsRegistry& metrics, Router& rout
 
   router.Add(
       "GET", "/metrics",
-      [&engine, &metrics](HttpRequest&&, Responder respond) {
+      [&engine, &metrics](HttpRequest&& request, Responder respond) {
         engine.RefreshBreakerGauges();
+        const std::vector<std::string>& operators = engine.options().metrics_operator_tenants;
+        const bool operator_tenant =
+            std::find(operators.begin(), operators.end(), request.auth.tenant) != operators.end();
         HttpResponse response;
         response.content_type = "text/plain; version=0.0.4; charset=utf-8";
-        response.body = metrics.RenderPrometheus();
+        response.body = metrics.RenderPrometheus(
+            operator_tenant ? std::nullopt : std::optional<std::string>(request.auth.tenant));
         respond(std::move(response));
       },
       kMetricsRead);

@@ -70,6 +70,19 @@ class TenantPoliciesTest(unittest.TestCase):
                 total += int(m.group(2))
         return total
 
+    def test_only_an_operator_tenant_reads_every_tenants_metrics(self):
+        ops = vp.create_key(self.data_dir, "ops", "auditor")
+        self.engine = vp.VerdictProcess(data_dir=self.data_dir, insecure_dev=False,
+                                        config='[server]\nmetrics_operator_tenants = ["ops"]\n')
+        self.decide(self.alpha, "m-a", "100.00")
+        self.decide(self.beta, "m-b", "100.00")
+        text = self.metrics(ops)
+        self.assertEqual(sum(self.count(text, "alpha", o) for o in ("allow", "review", "block")),
+                         1, text)
+        self.assertEqual(sum(self.count(text, "beta", o) for o in ("allow", "review", "block")),
+                         1, text)
+        self.assertNotIn('tenant="beta"', self.metrics(self.alpha))
+
     def test_a_tenants_policy_and_models_are_its_own(self):
         self.start()
         status, deployment = self.call(self.beta, "GET", "/v1/policy")
@@ -141,15 +154,20 @@ class TenantPoliciesTest(unittest.TestCase):
         self.assertEqual(self.call(self.beta, "GET", "/v1/drift")[0], 404)
         self.assertEqual(self.call(self.beta, "POST", "/v1/drift:clear")[0], 404)
 
-        # Metrics: per-tenant decision counts (3 decisions each so far, alpha's block counted).
+        # Metrics: per-tenant decision counts (3 decisions each so far, alpha's block counted),
+        # each tenant's key reading its own series only (I7).
         text = self.metrics(self.alpha)
         self.assertEqual(self.count(text, "alpha", "block"), 1, text)
-        self.assertEqual(self.count(text, "beta", "block"), 0)
         self.assertEqual(sum(self.count(text, "alpha", o) for o in ("allow", "review", "block")),
                          3)
+        self.assertNotIn('tenant="beta"', text)
+        self.assertIn("verdict_engine_stage_seconds_count", text)  # engine-wide: shown
+        text = self.metrics(self.beta)
+        self.assertEqual(self.count(text, "beta", "block"), 0)
         self.assertEqual(sum(self.count(text, "beta", o) for o in ("allow", "review", "block")),
                          3)
         self.assertRegex(text, r'verdict_engine_decision_seconds_count\{tenant="beta"\} 3')
+        self.assertNotIn('tenant="alpha"', text)
 
         # Restart: alpha's policy and model are restored, beta's are still the deployment's.
         self.engine.stop()
