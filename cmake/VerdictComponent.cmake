@@ -20,8 +20,8 @@ function(verdict_component name)
     target_link_libraries(verdict_${name}_test PRIVATE verdict_${name} GTest::gmock GTest::gtest_main)
     # One translation unit per test binary (VERDICT_UNITY_TESTS): every test file parses
     # GoogleTest and most of its component's headers again, and compiled one by one the tests
-    # took about 40 % of a clean build's compile time. Helpers shared by a folder's tests therefore live in a
-    # header, once, not in each file's anonymous namespace.
+    # took about 40 % of a clean build's compile time. Helpers shared by a folder's tests
+    # therefore live in a header, once, not in each file's anonymous namespace.
     if(VERDICT_UNITY_TESTS)
       set_target_properties(verdict_${name}_test PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE 0)
     endif()

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cstdio>
 #include <cstdlib>
+#include <string_view>
 
 namespace verdict {
 namespace {
@@ -113,16 +114,19 @@ Histogram* MetricsRegistry::GetHistogram(const std::string& name, const std::str
 
 namespace {
 
-// Whether a rendered label set (`a="x",tenant="y"`) may be shown to `only_tenant`. A value's
-// quotes are escaped, so `tenant="` at the start or after a comma is always a label's own key.
-bool Visible(const std::string& labels, const std::optional<std::string>& only_tenant) {
-  if (!only_tenant) return true;
-  static const std::string kKey = "tenant=\"";
-  for (size_t at = labels.find(kKey); at != std::string::npos; at = labels.find(kKey, at + 1)) {
+constexpr std::string_view kTenantKey = "tenant=\"";
+
+// Whether a rendered label set (`a="x",tenant="y"`) may be shown to the tenant whose own label
+// renders as `own` (`tenant="y"`; nullptr: to anyone). A value's quotes are escaped, so
+// `tenant="` at the start or after a comma is always a label's own key.
+bool Visible(const std::string& labels, const std::string* own) {
+  if (own == nullptr) return true;
+  for (size_t at = labels.find(kTenantKey); at != std::string::npos;
+       at = labels.find(kTenantKey, at + 1)) {
     if (at != 0 && labels[at - 1] != ',') continue;
-    const std::string own = kKey + EscapeLabelValue(*only_tenant) + "\"";
-    const size_t end = at + own.size();
-    return labels.compare(at, own.size(), own) == 0 && (end == labels.size() || labels[end] == ',');
+    const size_t end = at + own->size();
+    return labels.compare(at, own->size(), *own) == 0 &&
+           (end == labels.size() || labels[end] == ',');
   }
   return true;  // no tenant label: an engine-wide series
 }
@@ -130,6 +134,9 @@ bool Visible(const std::string& labels, const std::optional<std::string>& only_t
 }  // namespace
 
 std::string MetricsRegistry::RenderPrometheus(const std::optional<std::string>& only_tenant) const {
+  const std::string own_label =
+      only_tenant ? std::string(kTenantKey) + EscapeLabelValue(*only_tenant) + "\"" : "";
+  const std::string* own = only_tenant ? &own_label : nullptr;
   std::lock_guard lock(mu_);
   std::string out;
   for (const auto& [name, family] : families_) {
@@ -137,15 +144,15 @@ std::string MetricsRegistry::RenderPrometheus(const std::optional<std::string>& 
     out += "# HELP " + name + " " + family.help + "\n";
     out += "# TYPE " + name + " " + kTypeNames[static_cast<int>(family.type)] + "\n";
     for (const auto& [labels, counter] : family.counters) {
-      if (!Visible(labels, only_tenant)) continue;
+      if (!Visible(labels, own)) continue;
       out += WithLabels(name, labels) + " " + std::to_string(counter->value()) + "\n";
     }
     for (const auto& [labels, gauge] : family.gauges) {
-      if (!Visible(labels, only_tenant)) continue;
+      if (!Visible(labels, own)) continue;
       out += WithLabels(name, labels) + " " + FormatNumber(gauge->value()) + "\n";
     }
     for (const auto& [labels, histogram] : family.histograms) {
-      if (!Visible(labels, only_tenant)) continue;
+      if (!Visible(labels, own)) continue;
       uint64_t cumulative = 0;
       const auto& bounds = histogram->upper_bounds();
       for (size_t i = 0; i <= bounds.size(); ++i) {

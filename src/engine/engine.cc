@@ -133,7 +133,6 @@ Result<std::unique_ptr<Engine>> Engine::Create(const EngineOptions& options,
   VERDICT_ASSIGN_OR_RETURN(engine->drift_,
                            MakeDriftWatch(options, *engine->tenant_models_, metrics, clock));
   engine->breaker_ = std::make_unique<CircuitBreaker>(options.sched.breaker);
-  engine->RefreshBreakerGauges();
   SchedulerOptions sched = options.sched;
   sched.downstream_backlog = [journal = engine->journal_.get()] { return journal->backlog(); };
   engine->scheduler_ = std::make_unique<Scheduler>(sched, clock, metrics);

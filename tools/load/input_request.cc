@@ -14,6 +14,8 @@ struct ValueSpan {
   size_t end = 0;
 };
 
+bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+
 // Index one past the JSON string that opens at `at` (a '"'), or npos if it never closes.
 size_t SkipString(std::string_view s, size_t at) {
   for (size_t i = at + 1; i < s.size(); ++i) {
@@ -46,15 +48,12 @@ size_t SkipValue(std::string_view s, size_t at) {
     return std::string_view::npos;
   }
   size_t i = at;
-  while (i < s.size() && s[i] != ',' && s[i] != '}' && s[i] != ']' && s[i] != ' ' && s[i] != '\t' &&
-         s[i] != '\r' && s[i] != '\n') {
-    ++i;
-  }
+  while (i < s.size() && s[i] != ',' && s[i] != '}' && s[i] != ']' && !IsSpace(s[i])) ++i;
   return i;
 }
 
 size_t SkipSpace(std::string_view s, size_t i) {
-  while (i < s.size() && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r' || s[i] == '\n')) ++i;
+  while (i < s.size() && IsSpace(s[i])) ++i;
   return i;
 }
 
