@@ -1,5 +1,5 @@
 // [sched] configuration (SchedulerOptions), read by engine_options.cc: the journal backlog
-// that holds non-realtime work back in the scheduler.
+// that holds non-realtime work back in the scheduler, and which classes may preempt.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -40,6 +40,26 @@ TEST(SchedOptionsTest, InlineWhenIdleIsOnByDefaultAndCanBeTurnedOff) {
   EXPECT_EQ(bad.status().field(), "sched.inline_when_idle") << bad.status().ToString();
 }
 
+TEST(SchedOptionsTest, RealtimeAloneMayPreemptByDefaultAndStandardCanBeMadeTo) {
+  auto defaults = ParseEngineOptions("", "t.toml");
+  ASSERT_TRUE(defaults.ok()) << defaults.status().ToString();
+  EXPECT_TRUE(defaults->sched.classes[0].may_preempt);
+  EXPECT_FALSE(defaults->sched.classes[1].may_preempt);
+  EXPECT_FALSE(defaults->sched.classes[2].may_preempt);
+  auto swapped = ParseEngineOptions(
+      "[sched]\nrealtime_may_preempt = false\nstandard_may_preempt = true\n", "t.toml");
+  ASSERT_TRUE(swapped.ok()) << swapped.status().ToString();
+  EXPECT_FALSE(swapped->sched.classes[0].may_preempt);
+  EXPECT_TRUE(swapped->sched.classes[1].may_preempt);
+  auto bad = ParseEngineOptions("[sched]\nstandard_may_preempt = \"yes\"\n", "t.toml");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().field(), "sched.standard_may_preempt") << bad.status().ToString();
+  // Bulk never preempts: there is no such key.
+  auto bulk = ParseEngineOptions("[sched]\nbulk_may_preempt = true\n", "t.toml");
+  ASSERT_FALSE(bulk.ok());
+  EXPECT_EQ(bulk.status().field(), "sched.bulk_may_preempt") << bulk.status().ToString();
+}
+
 TEST(SchedOptionsTest, TheShippedConfigurationSaysTheDefault) {
   const char* root = std::getenv("VERDICT_SOURCE_DIR");
   ASSERT_NE(root, nullptr) << "CTest sets VERDICT_SOURCE_DIR";
@@ -47,6 +67,8 @@ TEST(SchedOptionsTest, TheShippedConfigurationSaysTheDefault) {
   ASSERT_TRUE(shipped.ok()) << shipped.status().ToString();
   EXPECT_EQ(shipped->sched.downstream_limit, 256u);
   EXPECT_TRUE(shipped->sched.inline_when_idle);
+  EXPECT_TRUE(shipped->sched.classes[0].may_preempt);
+  EXPECT_FALSE(shipped->sched.classes[1].may_preempt);
 }
 
 }  // namespace

@@ -81,6 +81,19 @@ int RequestQueue::NextClass(int64_t now_us) const {
   return -1;
 }
 
+int RequestQueue::PreemptingClassOver(Priority running) const {
+  if (options_.fifo) return -1;
+  for (int cls = 0; cls < static_cast<int>(running); ++cls) {
+    if (options_.classes[cls].may_preempt && !classes_[cls].active.empty()) return cls;
+  }
+  return -1;
+}
+
+QueuedItem RequestQueue::PopPreemptor(Priority running) {
+  const int cls = PreemptingClassOver(running);
+  return PopFrom(cls, NextTenant(classes_[cls]));
+}
+
 QueuedItem RequestQueue::PopFrom(int cls, uint32_t tenant) {
   Class& c = classes_[cls];
   Lane& lane = c.lanes[tenant];

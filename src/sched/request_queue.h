@@ -42,8 +42,15 @@ class RequestQueue {
 
   // Takes up to `max` items in service order as of `now_us`.
   std::vector<QueuedItem> PopBatch(int64_t now_us, size_t max);
-  // True when a realtime item waits (a worker on a lower-class batch lets it go first).
-  bool HasPreemptor() const { return !options_.fifo && !classes_[0].active.empty(); }
+  // Preemption (ClassOptions::may_preempt): an item of a higher class that may preempt goes
+  // ahead of the rest of a batch of `running`'s class already being worked. The highest such
+  // class with items waiting, or -1 (always -1 in the FIFO mode).
+  int PreemptingClassOver(Priority running) const;
+  bool HasPreemptorOver(Priority running) const { return PreemptingClassOver(running) >= 0; }
+  // An item of any preempting class waits (bulk, the lowest class, never preempts).
+  bool HasPreemptor() const { return HasPreemptorOver(Priority::kBulk); }
+  // Takes the next item of PreemptingClassOver(running); only when HasPreemptorOver(running).
+  QueuedItem PopPreemptor(Priority running);
 
   size_t size() const { return size_; }
   uint64_t cost() const { return cost_; }  // transactions waiting (a batch counts each)

@@ -36,6 +36,49 @@ TEST(RequestQueueTest, StrictPriorityAcrossClassesAndEdfWithin) {
   EXPECT_EQ(queue.size(), 0u);
 }
 
+TEST(RequestQueueTest, OnlyClassesThatMayPreemptGoAheadOfALowerClassBatch) {
+  SchedulerOptions options;  // realtime alone may preempt
+  RequestQueue queue(options);
+  queue.Push(Item(Priority::kStandard, 0, 200));
+  EXPECT_FALSE(queue.HasPreemptorOver(Priority::kBulk));
+  queue.Push(Item(Priority::kRealtime, 0, 50));
+  EXPECT_TRUE(queue.HasPreemptorOver(Priority::kBulk));
+  EXPECT_TRUE(queue.HasPreemptorOver(Priority::kStandard));
+  EXPECT_FALSE(queue.HasPreemptorOver(Priority::kRealtime));  // nothing above realtime
+
+  options.classes[0].may_preempt = false;
+  options.classes[1].may_preempt = true;
+  RequestQueue swapped(options);
+  swapped.Push(Item(Priority::kRealtime, 0, 50));
+  EXPECT_FALSE(swapped.HasPreemptor());
+  swapped.Push(Item(Priority::kStandard, 0, 200));
+  swapped.Push(Item(Priority::kStandard, 0, 100));
+  EXPECT_TRUE(swapped.HasPreemptorOver(Priority::kBulk));
+  EXPECT_FALSE(swapped.HasPreemptorOver(Priority::kStandard));
+  EXPECT_EQ(swapped.PopPreemptor(Priority::kBulk).deadline_us, 100);  // EDF within the class
+  EXPECT_EQ(swapped.PopPreemptor(Priority::kBulk).deadline_us, 200);
+  EXPECT_FALSE(swapped.HasPreemptor());
+  EXPECT_EQ(swapped.size(), 1u);  // the realtime item waits for its turn
+}
+
+TEST(RequestQueueTest, BothPreemptingClassesGoHighestFirst) {
+  SchedulerOptions options;
+  options.classes[1].may_preempt = true;
+  RequestQueue queue(options);
+  queue.Push(Item(Priority::kStandard, 0, 10));
+  queue.Push(Item(Priority::kRealtime, 0, 50));
+  EXPECT_EQ(queue.PopPreemptor(Priority::kBulk).priority, Priority::kRealtime);
+  EXPECT_EQ(queue.PopPreemptor(Priority::kBulk).priority, Priority::kStandard);
+}
+
+TEST(RequestQueueTest, FifoModeHasNoPreemptors) {
+  SchedulerOptions options;
+  options.fifo = true;
+  RequestQueue queue(options);
+  queue.Push(Item(Priority::kRealtime, 0, 50));
+  EXPECT_FALSE(queue.HasPreemptor());
+}
+
 TEST(RequestQueueTest, AgedBulkGoesAheadOfStandard) {
   SchedulerOptions options;
   options.bulk_aging_us = 1000;

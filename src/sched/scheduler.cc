@@ -309,9 +309,9 @@ void Scheduler::RunWorker() {
         ready_.wait_for(lock, std::chrono::microseconds(options_.downstream_poll_us));
         continue;
       }
-      if (held_back) {  // only the realtime requests go on
+      if (held_back) {  // only the preempting classes' requests (realtime) go on
         while (queue_.HasPreemptor() && batch.size() < options_.max_batch) {
-          batch.push_back(std::move(queue_.PopBatch(NowUs(clock_), 1).front()));
+          batch.push_back(queue_.PopPreemptor(Priority::kBulk));
         }
       } else {
         // Take what is there: an idle engine never waits to fill a batch, a busy one gets
@@ -334,14 +334,12 @@ void Scheduler::RunWorker() {
 }
 
 void Scheduler::RunArrivedPreemptors(Priority running) {
-  if (options_.fifo || options_.classes[static_cast<int>(running)].may_preempt) return;
   std::vector<QueuedItem> urgent;
   {
     std::lock_guard lock(mu_);
-    while (queue_.HasPreemptor()) {
-      auto one = queue_.PopBatch(NowUs(clock_), 1);
-      queue_depth_[0]->Add(-1);
-      urgent.push_back(std::move(one.front()));
+    while (queue_.HasPreemptorOver(running)) {
+      urgent.push_back(queue_.PopPreemptor(running));
+      queue_depth_[static_cast<int>(urgent.back().priority)]->Add(-1);
     }
     if (urgent.empty()) return;
     drain_.OnPreemptingTake(TransactionsIn(urgent), queue_.cost());

@@ -73,12 +73,13 @@ class Scheduler {
                    Work work, Submission submission = {});
   void Stop();
 
-  // Preemption: runs on the calling thread the requests of a preempting class (realtime)
-  // queued now, when the caller is in the middle of work of class `running` that may not
-  // preempt (none in FIFO mode). Workers call it between the items of a batch; a batch request
-  // calls it between its transactions, so that a realtime request never waits for all of a
-  // batch of up to max_batch_items transactions. The caller must hold no lock that the work
-  // it runs takes (an account stripe, the scheduler's own): that work is a whole decision.
+  // Preemption: runs on the calling thread the requests queued now of every class above
+  // `running` that may preempt (ClassOptions::may_preempt; by default realtime only, and
+  // none in FIFO mode), the caller being in the middle of work of class `running`. Workers call it
+  // between the items of a batch; a batch request calls it between its transactions, so that a
+  // realtime request never waits for all of a batch of up to max_batch_items transactions. The
+  // caller must hold no lock that the work it runs takes (an account stripe, the scheduler's own):
+  // that work is a whole decision.
   void RunArrivedPreemptors(Priority running);
 
   // The deadline a request of this class gets (absolute, µs).

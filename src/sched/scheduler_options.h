@@ -16,7 +16,10 @@ namespace verdict {
 // upper bounds this meets trivially.
 struct ClassOptions {
   int64_t deadline_us;  // default deadline when a request sets none (a request may shorten it)
-  bool may_preempt;     // taken ahead of the rest of a lower-class batch already being worked
+  // Its requests are taken ahead of the rest of a lower-class batch already being worked, and
+  // while the journal's backlog holds workers back (SchedulerOptions::downstream_limit).
+  // Bulk, the lowest class, has nothing below it to preempt.
+  bool may_preempt;
 };
 
 struct CircuitBreakerOptions {

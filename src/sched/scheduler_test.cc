@@ -140,6 +140,37 @@ TEST(SchedulerTest, RealtimeThatArrivesDuringABatchRunsBeforeItsNextItem) {
   EXPECT_EQ(recorder.Order(), (std::vector<int>{0, 1, 3, 2}));
 }
 
+// With standard_may_preempt, a standard request goes ahead of the rest of a bulk batch; by
+// default it waits for it (only realtime preempts).
+std::vector<int> OrderWhenStandardArrivesDuringABulkBatch(bool standard_may_preempt) {
+  ManualClock clock(1'000'000);
+  MetricsRegistry metrics;
+  Recorder recorder;
+  Gate first_started, release_first, a_started, release_a;
+  SchedulerOptions options;
+  options.workers = 1;
+  options.classes[1].may_preempt = standard_may_preempt;
+  Scheduler scheduler(options, clock, metrics);  // last: stopped before what its work uses
+  const int64_t now = clock.MonotonicNanos() / 1000;
+  scheduler.Submit(Priority::kBulk, std::nullopt, now,
+                   Blocking(first_started, release_first, [&] { recorder.Tag(0)(false, 0); }));
+  EXPECT_TRUE(first_started.Wait());
+  scheduler.Submit(Priority::kBulk, std::nullopt, now,
+                   Blocking(a_started, release_a, [&] { recorder.Tag(1)(false, 0); }));
+  scheduler.Submit(Priority::kBulk, std::nullopt, now, recorder.Tag(2));
+  release_first.Open();
+  EXPECT_TRUE(a_started.Wait());  // the worker took both queued bulk items as one batch
+  scheduler.Submit(Priority::kStandard, std::nullopt, now, recorder.Tag(3));
+  release_a.Open();
+  recorder.WaitFor(4);
+  return recorder.Order();
+}
+
+TEST(SchedulerTest, StandardPreemptsABulkBatchOnlyWhenConfiguredTo) {
+  EXPECT_EQ(OrderWhenStandardArrivesDuringABulkBatch(false), (std::vector<int>{0, 1, 2, 3}));
+  EXPECT_EQ(OrderWhenStandardArrivesDuringABulkBatch(true), (std::vector<int>{0, 1, 3, 2}));
+}
+
 // A batch request is one queued item; its work calls RunArrivedPreemptors between its own
 // transactions, which runs a realtime request queued meanwhile there and then.
 TEST(SchedulerTest, WorkOfANonPreemptingClassCanLetArrivedRealtimeRunFirst) {
