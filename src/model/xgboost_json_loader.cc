@@ -2,8 +2,10 @@
 
 #include <simdjson.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <limits>
 #include <string>
 #include <system_error>
 #include <utility>
@@ -403,6 +405,29 @@ Status CheckTree(const TreeSpec& tree, const std::string& num_nodes_text, size_t
   return Status::Ok();
 }
 
+// The margin is summed in float, tree by tree: leaves that could add up beyond the float range
+// would score some input as infinite (NaN after an opposite infinity), a score with no JSON form
+// and no meaning to a policy's threshold. Each leaf is finite on its own (CheckTree); this bounds
+// the sum by the largest |leaf| of each tree, with room for the rounding of the float sums.
+Status CheckMarginStaysFinite(const std::vector<TreeSpec>& trees, const ModelSpec& spec) {
+  double bound = std::abs(static_cast<double>(BaseMargin(spec.objective, spec.base_score).value()));
+  for (const TreeSpec& tree : trees) {
+    double largest = 0;
+    for (size_t i = 0; i < tree.left.size(); ++i) {
+      if (tree.left[i] == -1)
+        largest = std::max(largest, std::abs(double{tree.split_condition[i]}));
+    }
+    bound += largest;
+  }
+  if (bound > std::numeric_limits<float>::max() / 2) {
+    return Invalid(
+        "leaf values could add up to more than a float holds (the score would be "
+        "infinite for some input)",
+        "gradient_booster.model.trees");
+  }
+  return Status::Ok();
+}
+
 Result<ModelSpec> Check(RawModel raw) {
   if (raw.booster.empty()) return Invalid("missing", "learner.gradient_booster.name");
   if (raw.booster != "gbtree") {
@@ -478,6 +503,7 @@ Result<ModelSpec> Check(RawModel raw) {
     total_nodes += raw.trees[t].left.size();
     if (total_nodes > kMaxTotalNodes) return Invalid("too many nodes in all", "trees");
   }
+  VERDICT_RETURN_IF_ERROR(CheckMarginStaysFinite(raw.trees, spec));
   spec.trees = std::move(raw.trees);
   return spec;
 }

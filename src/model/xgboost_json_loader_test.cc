@@ -191,6 +191,21 @@ TEST(XGBoostJsonLoader, RefusesBrokenTrees) {
   EXPECT_THAT(tree_error([](TreeParts& t) { t.left = "[1.5,-1,-1]"; }), HasSubstr("left_children"));
 }
 
+// Each leaf is a finite float, but three of these add up to infinity: such a model would score
+// some input as infinite (JSON null, and over every policy threshold).
+TEST(XGBoostJsonLoader, RefusesLeavesThatCouldSumBeyondTheFloatRange) {
+  ModelParts parts;
+  parts.objective = "reg:squarederror";
+  parts.trees[0].split_conditions = "[5E-1,-1E0,1.5E38]";
+  ASSERT_TRUE(ParseXGBoostJson(parts.Render()).ok());  // one such leaf is fine
+  parts.trees.push_back(parts.trees[0]);
+  parts.trees.push_back(parts.trees[0]);
+  EXPECT_THAT(ErrorOf(parts.Render()), HasSubstr("more than a float holds"));
+  Result<ModelSpec> refused = ParseXGBoostJson(parts.Render());
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().field(), "gradient_booster.model.trees");
+}
+
 TEST(XGBoostJsonLoader, RefusesTreesDeeperThanTheLimit) {
   // A chain of kMaxTreeDepth + 1 splits: node 2k splits into leaf 2k+1 and node 2k+2.
   const int splits = kMaxTreeDepth + 1;
