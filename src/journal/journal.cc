@@ -119,9 +119,6 @@ Status Journal::Recover() {
   StoreOptions store_options;
   store_options.data_dir = options_.data_dir;
   store_options.file_system = options_.file_system;
-  // The commit log makes each group durable; the store's own WAL need not be written per group.
-  store_options.buffer_wal =
-      options_.durability == Durability::kSync && options_.commit_log_bytes > 0;
   VERDICT_ASSIGN_OR_RETURN(store_, JournalStore::Open(store_options));
   VERDICT_ASSIGN_OR_RETURN(signer_, CheckpointSigner::LoadOrCreate(options_.data_dir));
   // Also when this run has no log: the last one may have had one.

@@ -97,7 +97,7 @@ Result<std::unique_ptr<JournalStore>> JournalStore::Open(const StoreOptions& opt
     db_options.paranoid_checks = true;
     // A write or sync error must stop writes rather than be retried behind our back.
     db_options.max_background_jobs = 2;
-    db_options.manual_wal_flush = options.buffer_wal && !options.read_only;
+    db_options.manual_wal_flush = false;
     // A flush or compaction writes its table out every megabyte rather than all at its end: a
     // WAL fdatasync ends with a device cache flush, which waits for the writes queued ahead of
     // it, and a 64 MB table written out at once would queue ahead of every commit meanwhile.
@@ -225,8 +225,7 @@ Status JournalStore::Write(rocksdb::WriteBatch& batch, bool sync) {
 Status JournalStore::SyncWal() {
   if (read_only_) return Status::Ok();
   try {
-    // FlushWAL(true) is SyncWAL after writing out the buffer of a manually flushed WAL.
-    return FromRocks(db_->FlushWAL(/*sync=*/true), "journal WAL sync failed");
+    return FromRocks(db_->SyncWAL(), "journal WAL sync failed");
   } catch (const std::exception& e) {
     return Unavailable(std::string("journal WAL sync threw: ") + e.what());
   }

@@ -63,13 +63,6 @@ struct StoreOptions {
   std::shared_ptr<rocksdb::FileSystem> file_system;
   // Larger write buffers mean fewer flushes under sustained group commit.
   size_t write_buffer_bytes = 64 << 20;
-  // The WAL is written from RocksDB's buffer a megabyte at a time (manual_wal_flush) instead of
-  // with a write(2) per Write: for a journal whose commit log makes each group durable, where
-  // the WAL must reach the disk only before the log starts over (SyncWal), at a Write that asks
-  // for a sync, and at close (RocksDB writes the buffer out then). A process crash then loses up to a buffer of unsynced writes, not
-  // only a power failure, so only what can be restored (the log's frames) or derived again may
-  // rely on unsynced writes.
-  bool buffer_wal = false;
 };
 
 class JournalStore {
@@ -80,7 +73,7 @@ class JournalStore {
   JournalStore& operator=(const JournalStore&) = delete;
 
   Status Write(rocksdb::WriteBatch& batch, bool sync);
-  // Makes every write so far durable (writes out the WAL's buffer, if any, and syncs it).
+  // Makes every write so far durable (syncs the WAL).
   Status SyncWal();
   Result<std::optional<std::string>> Get(Cf cf, std::string_view key) const;
   // Iterates the whole family in key order.
