@@ -8,7 +8,10 @@ timed one by one; --file says whether the file grows with them (as a WAL does) o
 Pin it with taskset to the engine's core to see what a busy core does to a sync's wake-up
 (run a busy loop there beside it). --gap-us spins that long between syncs, as a core busy with
 requests would; the report then also counts the syncs over 2 ms by their phase in a 100 ms
-period, which shows a host CPU quota's pauses (docs/PERFORMANCE.md, issue 7, session 19)."""
+period, which shows a host CPU quota's pauses (docs/PERFORMANCE.md, issue 7, session 19).
+--overlap runs two threads syncing the same file side by side (each its own blocks) and counts,
+for each sync over 1.5 ms, whether a whole sync of the other thread finished inside it: whether
+a second commit in flight could have been durable sooner (session 20)."""
 import argparse
 import os
 import tempfile
@@ -25,7 +28,47 @@ parser.add_argument(
          "fallocate: its size was allocated first (posix_fallocate)")
 parser.add_argument("--gap-us", type=int, default=0,
                     help="spin this long (not sleep) between one sync's end and the next write")
+parser.add_argument("--overlap", action="store_true",
+                    help="two threads, each writing and syncing its own blocks of one file")
 args = parser.parse_args()
+
+
+def overlap_run():
+    """Two threads, alternate blocks of one overwritten file; see the module's doc."""
+    import threading
+    with tempfile.NamedTemporaryFile(dir=args.dir) as f:
+        os.pwrite(f.fileno(), b"\0" * (2 * args.count * args.size), 0)
+        os.fsync(f.fileno())
+        data = b"x" * args.size
+        spans = ([], [])
+
+        def run(t):
+            for i in range(args.count):
+                start = time.perf_counter()
+                os.pwrite(f.fileno(), data, (2 * i + t) * args.size)
+                os.fdatasync(f.fileno())
+                spans[t].append((start, time.perf_counter()))
+                time.sleep(0.0003 * (1 + t))  # so that the two drift against each other
+
+        threads = [threading.Thread(target=run, args=(t,)) for t in (0, 1)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    for t in (0, 1):
+        slow = [(s, e) for s, e in spans[t] if e - s > 1.5e-3]
+        overtaken = sum(1 for s, e in slow
+                        if any(os_ > s and oe < e - 0.5e-3 for os_, oe in spans[1 - t]))
+        lat = sorted(e - s for s, e in spans[t])
+        print(f"thread {t}: {len(lat)} syncs, p50 {lat[len(lat) // 2] * 1e3:.3f} ms, p99 "
+              f"{lat[int(0.99 * len(lat))] * 1e3:.3f} ms; {len(slow)} over 1.5 ms, of which "
+              f"{overtaken} had a whole sync of the other thread start and end inside them "
+              f"(0.5 ms or more before their end)")
+
+
+if args.overlap:
+    overlap_run()
+    raise SystemExit(0)
 
 with tempfile.NamedTemporaryFile(dir=args.dir) as f:
     data = b"x" * args.size
