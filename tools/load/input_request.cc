@@ -1,18 +1,14 @@
 #include "load/input_request.h"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <limits>
 #include <optional>
+#include <utility>
 
 namespace load {
 namespace {
-
-// Where a top-level member's value lies in the line: [begin, end).
-struct ValueSpan {
-  size_t begin = 0;
-  size_t end = 0;
-};
 
 bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
 
@@ -57,65 +53,97 @@ size_t SkipSpace(std::string_view s, size_t i) {
   return i;
 }
 
-// The value of the object's own member `key`, if the line is an object that has it.
-std::optional<ValueSpan> FindMember(std::string_view s, std::string_view key) {
+// Calls `member(name, value)` for each of the object's own members, in order, as far as the line
+// can be read (a torn or malformed line ends the scan where it breaks). Nothing if the line is
+// not an object. Returns the index just past the object's '{', or npos.
+template <typename OnMember>
+size_t ScanMembers(std::string_view s, OnMember member) {
   size_t i = SkipSpace(s, 0);
-  if (i >= s.size() || s[i] != '{') return std::nullopt;
+  if (i >= s.size() || s[i] != '{') return std::string_view::npos;
+  const size_t open = i;
   i = SkipSpace(s, i + 1);
   while (i < s.size() && s[i] == '"') {
     const size_t key_end = SkipString(s, i);
-    if (key_end == std::string_view::npos) return std::nullopt;
+    if (key_end == std::string_view::npos) break;
     const std::string_view name = s.substr(i + 1, key_end - i - 2);
     i = SkipSpace(s, key_end);
-    if (i >= s.size() || s[i] != ':') return std::nullopt;
+    if (i >= s.size() || s[i] != ':') break;
     const size_t value = SkipSpace(s, i + 1);
     const size_t value_end = SkipValue(s, value);
-    if (value_end == std::string_view::npos) return std::nullopt;
-    if (name == key) return ValueSpan{value, value_end};
+    if (value_end == std::string_view::npos) break;
+    member(name, InputLine::ValueSpan{value, value_end});
     i = SkipSpace(s, value_end);
     if (i < s.size() && s[i] == ',') i = SkipSpace(s, i + 1);
   }
-  return std::nullopt;
+  return open;
 }
 
 }  // namespace
 
+InputLine::InputLine(std::string text) : text_(std::move(text)) {
+  const std::string_view s = text_;
+  object_open_ = ScanMembers(s, [&](std::string_view name, ValueSpan value) {
+    if (name == "transaction_id" && !transaction_id_) {
+      if (value.end - value.begin >= 2 && s[value.begin] == '"') transaction_id_ = value;
+    } else if (name == "priority" && !priority_) {
+      priority_ = value;
+    } else if (name == "deadline_ms" && deadline_ms_ == 0) {
+      int64_t ms = 0;
+      const char* first = s.data() + value.begin;
+      const char* last = s.data() + value.end;
+      // The engine takes a 32-bit deadline_ms; anything else it refuses, so it changes nothing.
+      if (std::from_chars(first, last, ms).ptr == last && ms > 0 &&
+          ms <= std::numeric_limits<int32_t>::max()) {
+        deadline_ms_ = ms;
+      }
+    }
+  });
+  if (object_open_ != std::string::npos) {
+    const size_t next = SkipSpace(s, object_open_ + 1);
+    empty_object_ = next < s.size() && s[next] == '}';
+  }
+}
+
+InputRequest InputLine::MakeRequest(uint64_t round, std::string_view klass,
+                                    int64_t class_deadline_us) const {
+  InputRequest out;
+  out.deadline_us = class_deadline_us;
+  if (deadline_ms_ > 0) out.deadline_us = std::min(out.deadline_us, deadline_ms_ * 1000);
+
+  // At most two edits, applied in the order of their positions in the line.
+  struct Edit {
+    size_t at = 0;
+    size_t erase = 0;
+    std::string text;
+  };
+  std::array<Edit, 2> edits;
+  size_t n = 0;
+  const std::string quoted = "\"" + std::string(klass) + "\"";
+  if (priority_) {
+    edits[n++] = {priority_->begin, priority_->end - priority_->begin, quoted};
+  } else if (object_open_ != std::string::npos) {
+    // Only into an object (a line that is none is sent as it is, for the engine to refuse).
+    edits[n++] = {object_open_ + 1, 0, "\"priority\":" + quoted + (empty_object_ ? "" : ",")};
+  }
+  if (round > 0 && transaction_id_) {
+    edits[n++] = {transaction_id_->end - 1, 0, "-r" + std::to_string(round)};
+  }
+  if (n == 2 && edits[1].at < edits[0].at) std::swap(edits[0], edits[1]);
+  out.body.reserve(text_.size() + (n > 0 ? edits[0].text.size() : 0) +
+                   (n > 1 ? edits[1].text.size() : 0));
+  size_t copied = 0;
+  for (size_t i = 0; i < n; ++i) {
+    out.body.append(text_, copied, edits[i].at - copied);
+    out.body.append(edits[i].text);
+    copied = edits[i].at + edits[i].erase;
+  }
+  out.body.append(text_, copied, std::string::npos);
+  return out;
+}
+
 InputRequest MakeInputRequest(std::string_view line, uint64_t round, std::string_view klass,
                               int64_t class_deadline_us) {
-  InputRequest out;
-  out.body = std::string(line);
-  out.deadline_us = class_deadline_us;
-
-  if (std::optional<ValueSpan> deadline = FindMember(out.body, "deadline_ms")) {
-    int64_t ms = 0;
-    const char* first = out.body.data() + deadline->begin;
-    const char* last = out.body.data() + deadline->end;
-    // The engine takes a 32-bit deadline_ms; anything else it refuses, so it changes nothing.
-    if (std::from_chars(first, last, ms).ptr == last && ms > 0 &&
-        ms <= std::numeric_limits<int32_t>::max()) {
-      out.deadline_us = std::min(out.deadline_us, ms * 1000);
-    }
-  }
-  // The id's suffix goes in before the priority is touched: each edit finds its member anew.
-  if (round > 0) {
-    std::optional<ValueSpan> id = FindMember(out.body, "transaction_id");
-    if (id && id->end - id->begin >= 2 && out.body[id->begin] == '"') {
-      out.body.insert(id->end - 1, "-r" + std::to_string(round));
-    }
-  }
-  const std::string quoted = "\"" + std::string(klass) + "\"";
-  if (std::optional<ValueSpan> priority = FindMember(out.body, "priority")) {
-    out.body.replace(priority->begin, priority->end - priority->begin, quoted);
-  } else {
-    // Only into an object (a line that is none is sent as it is, for the engine to refuse).
-    const size_t open = SkipSpace(out.body, 0);
-    if (open < out.body.size() && out.body[open] == '{') {
-      const size_t next = SkipSpace(out.body, open + 1);
-      const bool empty = next < out.body.size() && out.body[next] == '}';
-      out.body.insert(open + 1, "\"priority\":" + quoted + (empty ? "" : ","));
-    }
-  }
-  return out;
+  return InputLine(std::string(line)).MakeRequest(round, klass, class_deadline_us);
 }
 
 }  // namespace load

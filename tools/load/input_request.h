@@ -4,10 +4,14 @@
 // kept, and when shorter than the class's deadline it is the one `within_deadline` uses, as the
 // engine does. When the input wraps around, "-r<round>" is appended to the line's
 // transaction_id so that no id repeats (a repeat would be an idempotent replay, not a decision).
-// Only the object's own keys are looked at, never keys of nested objects. Pure functions.
+// Only the object's own keys are looked at, never keys of nested objects. Each line is scanned
+// once, at start-up (InputLine); a request is then made from it with at most two edits.
+// Value types; an InputLine is immutable after construction and may be shared across threads.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -18,6 +22,31 @@ struct InputRequest {
   int64_t deadline_us = 0;
 };
 
+class InputLine {
+ public:
+  explicit InputLine(std::string text);
+
+  InputRequest MakeRequest(uint64_t round, std::string_view klass, int64_t class_deadline_us) const;
+  const std::string& text() const { return text_; }
+
+  // Where a top-level member's value lies in the line: [begin, end).
+  struct ValueSpan {
+    size_t begin = 0;
+    size_t end = 0;
+  };
+
+ private:
+  std::string text_;
+  std::optional<ValueSpan> transaction_id_;  // a string value only
+  std::optional<ValueSpan> priority_;
+  int64_t deadline_ms_ = 0;  // 0: none usable (absent, or not an int32 above 0)
+  // Where "priority" goes in when the line has none: after the object's '{' (npos: not an
+  // object), and whether the object is empty (no comma after it then).
+  size_t object_open_ = std::string::npos;
+  bool empty_object_ = false;
+};
+
+// InputLine(line).MakeRequest(...), for one request.
 InputRequest MakeInputRequest(std::string_view line, uint64_t round, std::string_view klass,
                               int64_t class_deadline_us);
 

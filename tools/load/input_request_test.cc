@@ -49,6 +49,20 @@ TEST(InputRequestTest, LaterRoundsMakeTheTransactionIdUnique) {
             R"({"priority":"standard","m":{"transaction_id":"n"},"transaction_id":"t\"1-r3"})");
 }
 
+// A line is scanned once and makes every round's request; its two edits land in either order.
+TEST(InputRequestTest, OneScannedLineMakesEachRoundsRequest) {
+  const InputLine id_first(R"({"transaction_id":"t","priority":"bulk","deadline_ms":20})");
+  EXPECT_EQ(id_first.MakeRequest(1, "realtime", 50'000).body,
+            R"({"transaction_id":"t-r1","priority":"realtime","deadline_ms":20})");
+  EXPECT_EQ(id_first.MakeRequest(12, "standard", 200'000).body,
+            R"({"transaction_id":"t-r12","priority":"standard","deadline_ms":20})");
+  EXPECT_EQ(id_first.MakeRequest(0, "standard", 200'000).deadline_us, 20'000);
+  const InputLine priority_first(R"({"priority":"bulk","transaction_id":"t"})");
+  EXPECT_EQ(priority_first.MakeRequest(2, "realtime", 50'000).body,
+            R"({"priority":"realtime","transaction_id":"t-r2"})");
+  EXPECT_EQ(priority_first.text(), R"({"priority":"bulk","transaction_id":"t"})");
+}
+
 TEST(InputRequestTest, ALineThatIsNotAnObjectIsSentAsItIs) {
   EXPECT_EQ(MakeInputRequest("not json", 2, "bulk", 1).body, "not json");
   EXPECT_EQ(MakeInputRequest(R"([{"transaction_id":"t"}])", 2, "bulk", 1).body,

@@ -252,9 +252,8 @@ class Runner {
       request.body = GeneratedBody(request.klass);
     } else {
       const uint64_t n = options_.first_sequence + issued_;
-      InputRequest made =
-          MakeInputRequest(options_.input_lines[n % options_.input_lines.size()],
-                           n / options_.input_lines.size(), request.klass, request.deadline_us);
+      InputRequest made = options_.input_lines[n % options_.input_lines.size()].MakeRequest(
+          n / options_.input_lines.size(), request.klass, request.deadline_us);
       request.body = std::move(made.body);
       request.deadline_us = made.deadline_us;
     }

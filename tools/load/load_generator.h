@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "common/result.h"
+#include "load/input_request.h"
 #include "load/latency_histogram.h"
 
 namespace load {
@@ -38,7 +39,7 @@ struct LoadOptions {
   std::map<std::string, int64_t> deadline_us = {
       {"realtime", 50'000}, {"standard", 200'000}, {"bulk", 2'000'000}};
   // Transaction JSON objects, one per line (e.g. converted simulator output); empty: generate.
-  std::vector<std::string> input_lines;
+  std::vector<InputLine> input_lines;
   // Requests already made from input_lines against the same engine (earlier --ramp steps):
   // numbering goes on from here, so no transaction id repeats. A repeated id would be an
   // idempotent replay, answered from the journal without a decision, and flatter the step.

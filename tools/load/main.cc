@@ -148,7 +148,7 @@ int main(int argc, char** argv) {
       return 2;
     }
     for (std::string line; std::getline(in, line);) {
-      if (!line.empty()) options.input_lines.push_back(line);
+      if (!line.empty()) options.input_lines.emplace_back(std::move(line));
     }
   }
 
