@@ -10,8 +10,9 @@ Pin it with taskset to the engine's core to see what a busy core does to a sync'
 requests would; the report then also counts the syncs over 2 ms by their phase in a 100 ms
 period, which shows a host CPU quota's pauses (docs/PERFORMANCE.md, issue 7, session 19).
 --overlap runs two threads syncing the same file side by side (each its own blocks) and counts,
-for each sync over 1.5 ms, whether a whole sync of the other thread finished inside it: whether
-a second commit in flight could have been durable sooner (session 20)."""
+per thread, the syncs over 1.5 ms inside which a whole sync of the other thread started and
+ended (0.5 ms or more before their end): whether a second commit in flight could have been
+durable sooner (session 20). It ignores --file (the file is overwritten) and --gap-us."""
 import argparse
 import os
 import tempfile
@@ -29,7 +30,8 @@ parser.add_argument(
 parser.add_argument("--gap-us", type=int, default=0,
                     help="spin this long (not sleep) between one sync's end and the next write")
 parser.add_argument("--overlap", action="store_true",
-                    help="two threads, each writing and syncing its own blocks of one file")
+                    help="two threads, each writing and syncing its own blocks of one "
+                         "overwritten file (ignores --file and --gap-us)")
 args = parser.parse_args()
 
 

@@ -298,8 +298,8 @@ Status Engine::SubmitBatch(std::vector<Result<Transaction>> items, Caller caller
             complete(i, items[i].status());
             continue;
           }
-          // A realtime request that arrived meanwhile does not wait for the rest of the batch
-          // (no account lock is held between two items).
+          // A preempting (realtime) request that arrived meanwhile does not wait for the rest of
+          // the batch (no account lock is held between two items).
           if (i > 0) scheduler_->RunArrivedPreemptors(priority);
           // Later items re-check the deadline: a long batch degrades its tail, not its head.
           const bool late =

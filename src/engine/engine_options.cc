@@ -238,10 +238,16 @@ Status ReadSched(TableReader& r, EngineOptions* o) {
         r.Integer(std::string(kClassKeys[i]) + "_deadline_ms", &deadline_ms, 1, 60'000));
     s.classes[i].deadline_us = deadline_ms * 1000;
   }
-  // The classes: realtime may preempt, bulk never does (there is nothing below it).
+  // Bulk has no such key: there is no class below it to preempt.
   for (int i = 0; i < 2; ++i) {
     VERDICT_RETURN_IF_ERROR(
         r.Boolean(std::string(kClassKeys[i]) + "_may_preempt", &s.classes[i].may_preempt));
+  }
+  // Strict priority: standard going ahead of bulk work while realtime waits behind it would put
+  // standard before realtime (also past the journal backlog's hold).
+  if (s.classes[1].may_preempt && !s.classes[0].may_preempt) {
+    return InvalidArgument("standard_may_preempt = true needs realtime_may_preempt = true",
+                           "sched.realtime_may_preempt");
   }
   VERDICT_RETURN_IF_ERROR(r.Integer("max_batch", &s.max_batch, 1, 4096));
   VERDICT_RETURN_IF_ERROR(r.Integer("bulk_queue_capacity", &s.bulk_queue_capacity, 1, 1 << 24));

@@ -46,11 +46,19 @@ TEST(SchedOptionsTest, RealtimeAloneMayPreemptByDefaultAndStandardCanBeMadeTo) {
   EXPECT_TRUE(defaults->sched.classes[0].may_preempt);
   EXPECT_FALSE(defaults->sched.classes[1].may_preempt);
   EXPECT_FALSE(defaults->sched.classes[2].may_preempt);
-  auto swapped = ParseEngineOptions(
+  auto both = ParseEngineOptions("[sched]\nstandard_may_preempt = true\n", "t.toml");
+  ASSERT_TRUE(both.ok()) << both.status().ToString();
+  EXPECT_TRUE(both->sched.classes[0].may_preempt);
+  EXPECT_TRUE(both->sched.classes[1].may_preempt);
+  auto none = ParseEngineOptions("[sched]\nrealtime_may_preempt = false\n", "t.toml");
+  ASSERT_TRUE(none.ok()) << none.status().ToString();
+  EXPECT_FALSE(none->sched.classes[0].may_preempt);
+  // Standard ahead of bulk work while realtime waits behind it would break strict priority.
+  auto inverted = ParseEngineOptions(
       "[sched]\nrealtime_may_preempt = false\nstandard_may_preempt = true\n", "t.toml");
-  ASSERT_TRUE(swapped.ok()) << swapped.status().ToString();
-  EXPECT_FALSE(swapped->sched.classes[0].may_preempt);
-  EXPECT_TRUE(swapped->sched.classes[1].may_preempt);
+  ASSERT_FALSE(inverted.ok());
+  EXPECT_EQ(inverted.status().field(), "sched.realtime_may_preempt")
+      << inverted.status().ToString();
   auto bad = ParseEngineOptions("[sched]\nstandard_may_preempt = \"yes\"\n", "t.toml");
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.status().field(), "sched.standard_may_preempt") << bad.status().ToString();

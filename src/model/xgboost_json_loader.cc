@@ -348,9 +348,11 @@ Status ParseLearner(od::value& value, RawModel* raw) {
 }
 
 // Checks one tree's structure: sizes agree, children are in range, and a walk from the root
-// reaches each node at most once within kMaxTreeDepth levels.
+// reaches each node at most once within kMaxTreeDepth levels. Sets *largest_leaf to the largest
+// |value| of the leaves that walk reaches (unreachable, deleted nodes are dropped).
 Status CheckTree(const TreeSpec& tree, const std::string& num_nodes_text, size_t num_features,
-                 size_t index) {
+                 size_t index, double* largest_leaf) {
+  *largest_leaf = 0;
   const std::string where = "gradient_booster.model.trees[" + std::to_string(index) + "]";
   uint64_t num_nodes = 0;
   VERDICT_RETURN_IF_ERROR(
@@ -379,6 +381,7 @@ Status CheckTree(const TreeSpec& tree, const std::string& num_nodes_text, size_t
     }
     if (tree.left[i] == -1) {
       if (tree.right[i] != -1) return Invalid("a leaf has a right child", node);
+      *largest_leaf = std::max(*largest_leaf, std::abs(double{tree.split_condition[i]}));
       continue;
     }
     if (tree.split_index[i] < 0 || static_cast<size_t>(tree.split_index[i]) >= num_features) {
@@ -401,29 +404,6 @@ Status CheckTree(const TreeSpec& tree, const std::string& num_nodes_text, size_t
       depth[child] = depth[i] + 1;
       stack.push_back(child);
     }
-  }
-  return Status::Ok();
-}
-
-// The margin is summed in float, tree by tree: leaves that could add up beyond the float range
-// would score some input as infinite (NaN after an opposite infinity), a score with no JSON form
-// and no meaning to a policy's threshold. Each leaf is finite on its own (CheckTree); this bounds
-// the sum by the largest |leaf| of each tree, with room for the rounding of the float sums.
-Status CheckMarginStaysFinite(const std::vector<TreeSpec>& trees, const ModelSpec& spec) {
-  double bound = std::abs(static_cast<double>(BaseMargin(spec.objective, spec.base_score).value()));
-  for (const TreeSpec& tree : trees) {
-    double largest = 0;
-    for (size_t i = 0; i < tree.left.size(); ++i) {
-      if (tree.left[i] == -1)
-        largest = std::max(largest, std::abs(double{tree.split_condition[i]}));
-    }
-    bound += largest;
-  }
-  if (bound > std::numeric_limits<float>::max() / 2) {
-    return Invalid(
-        "leaf values could add up to more than a float holds (the score would be "
-        "infinite for some input)",
-        "gradient_booster.model.trees");
   }
   return Status::Ok();
 }
@@ -498,12 +478,26 @@ Result<ModelSpec> Check(RawModel raw) {
     }
   }
   size_t total_nodes = 0;
+  // The margin is summed in float, tree by tree: leaves that could add up beyond the float range
+  // would score some input as infinite (NaN after an opposite infinity), a score with no JSON
+  // form and no meaning to a policy's threshold. Each leaf is finite on its own (CheckTree);
+  // the sum is bounded by each tree's largest |leaf|, with room for the float sums' rounding.
+  double margin_bound =
+      std::abs(static_cast<double>(BaseMargin(spec.objective, spec.base_score).value()));
   for (size_t t = 0; t < raw.trees.size(); ++t) {
-    VERDICT_RETURN_IF_ERROR(CheckTree(raw.trees[t], raw.tree_num_nodes[t], spec.num_features, t));
+    double largest_leaf = 0;
+    VERDICT_RETURN_IF_ERROR(
+        CheckTree(raw.trees[t], raw.tree_num_nodes[t], spec.num_features, t, &largest_leaf));
+    margin_bound += largest_leaf;
     total_nodes += raw.trees[t].left.size();
     if (total_nodes > kMaxTotalNodes) return Invalid("too many nodes in all", "trees");
   }
-  VERDICT_RETURN_IF_ERROR(CheckMarginStaysFinite(raw.trees, spec));
+  if (margin_bound > std::numeric_limits<float>::max() / 2) {
+    return Invalid(
+        "leaf values could add up to more than a float holds (the score would be infinite for "
+        "some input)",
+        "gradient_booster.model.trees");
+  }
   spec.trees = std::move(raw.trees);
   return spec;
 }

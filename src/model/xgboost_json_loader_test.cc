@@ -204,6 +204,22 @@ TEST(XGBoostJsonLoader, RefusesLeavesThatCouldSumBeyondTheFloatRange) {
   Result<ModelSpec> refused = ParseXGBoostJson(parts.Render());
   ASSERT_FALSE(refused.ok());
   EXPECT_EQ(refused.status().field(), "gradient_booster.model.trees");
+
+  // A deleted node (unreachable from the root, dropped) does not count, however large.
+  ModelParts deleted;
+  deleted.objective = "reg:squarederror";
+  TreeParts tree;
+  tree.left = "[1,-1,-1,-1]";
+  tree.right = "[2,-1,-1,-1]";
+  tree.split_indices = "[0,0,0,0]";
+  tree.split_conditions = "[5E-1,-1E0,2E0,3E38]";
+  tree.default_left = "[1,0,0,0]";
+  tree.sum_hessian = "[1E1,4E0,6E0,0]";
+  tree.split_type = "[0,0,0,0]";
+  tree.num_nodes = "4";
+  deleted.trees = {tree, tree, tree};
+  Result<ModelSpec> kept = ParseXGBoostJson(deleted.Render());
+  EXPECT_TRUE(kept.ok()) << kept.status().ToString();
 }
 
 TEST(XGBoostJsonLoader, RefusesTreesDeeperThanTheLimit) {

@@ -46,19 +46,24 @@ TEST(RequestQueueTest, OnlyClassesThatMayPreemptGoAheadOfALowerClassBatch) {
   EXPECT_TRUE(queue.HasPreemptorOver(Priority::kStandard));
   EXPECT_FALSE(queue.HasPreemptorOver(Priority::kRealtime));  // nothing above realtime
 
-  options.classes[0].may_preempt = false;
-  options.classes[1].may_preempt = true;
-  RequestQueue swapped(options);
-  swapped.Push(Item(Priority::kRealtime, 0, 50));
-  EXPECT_FALSE(swapped.HasPreemptor());
-  swapped.Push(Item(Priority::kStandard, 0, 200));
-  swapped.Push(Item(Priority::kStandard, 0, 100));
-  EXPECT_TRUE(swapped.HasPreemptorOver(Priority::kBulk));
-  EXPECT_FALSE(swapped.HasPreemptorOver(Priority::kStandard));
-  EXPECT_EQ(swapped.PopPreemptor(Priority::kBulk).deadline_us, 100);  // EDF within the class
-  EXPECT_EQ(swapped.PopPreemptor(Priority::kBulk).deadline_us, 200);
-  EXPECT_FALSE(swapped.HasPreemptor());
-  EXPECT_EQ(swapped.size(), 1u);  // the realtime item waits for its turn
+  SchedulerOptions none_preempt;
+  none_preempt.classes[0].may_preempt = false;
+  RequestQueue none(none_preempt);
+  none.Push(Item(Priority::kRealtime, 0, 50));
+  EXPECT_FALSE(none.HasPreemptor());
+
+  SchedulerOptions standard_too;
+  standard_too.classes[1].may_preempt = true;
+  RequestQueue both(standard_too);
+  both.Push(Item(Priority::kBulk, 0, 10));
+  both.Push(Item(Priority::kStandard, 0, 200));
+  both.Push(Item(Priority::kStandard, 0, 100));
+  EXPECT_TRUE(both.HasPreemptorOver(Priority::kBulk));
+  EXPECT_FALSE(both.HasPreemptorOver(Priority::kStandard));
+  EXPECT_EQ(both.PopPreemptor(Priority::kBulk).deadline_us, 100);  // EDF within the class
+  EXPECT_EQ(both.PopPreemptor(Priority::kBulk).deadline_us, 200);
+  EXPECT_FALSE(both.HasPreemptor());
+  EXPECT_EQ(both.size(), 1u);  // the bulk item waits for its turn
 }
 
 TEST(RequestQueueTest, BothPreemptingClassesGoHighestFirst) {
@@ -74,8 +79,11 @@ TEST(RequestQueueTest, BothPreemptingClassesGoHighestFirst) {
 TEST(RequestQueueTest, FifoModeHasNoPreemptors) {
   SchedulerOptions options;
   options.fifo = true;
+  options.classes[1].may_preempt = true;  // FIFO keeps every item in the standard lane
   RequestQueue queue(options);
   queue.Push(Item(Priority::kRealtime, 0, 50));
+  queue.Push(Item(Priority::kStandard, 0, 50));
+  queue.Push(Item(Priority::kBulk, 0, 50));
   EXPECT_FALSE(queue.HasPreemptor());
 }
 

@@ -325,8 +325,8 @@ void Scheduler::RunWorker() {
     if (more) ready_.notify_one();  // more waiting: wake a sibling
     batch_sizes_->Observe(static_cast<double>(batch.size()));
     for (QueuedItem& item : batch) {
-      // Preemption at item granularity: realtime requests that arrived while this batch was
-      // being worked go first.
+      // Preemption at item granularity: requests of a preempting class (realtime) that arrived
+      // while this batch was being worked go first.
       RunArrivedPreemptors(item.priority);
       RunItem(item);
     }
@@ -334,17 +334,21 @@ void Scheduler::RunWorker() {
 }
 
 void Scheduler::RunArrivedPreemptors(Priority running) {
-  std::vector<QueuedItem> urgent;
-  {
-    std::lock_guard lock(mu_);
-    while (queue_.HasPreemptorOver(running)) {
-      urgent.push_back(queue_.PopPreemptor(running));
-      queue_depth_[static_cast<int>(urgent.back().priority)]->Add(-1);
+  // At most a batch at a time, like any worker's take: with standard_may_preempt the
+  // preemptors can be many, and the other workers must still find them in the queue.
+  while (true) {
+    std::vector<QueuedItem> urgent;
+    {
+      std::lock_guard lock(mu_);
+      while (queue_.HasPreemptorOver(running) && urgent.size() < options_.max_batch) {
+        urgent.push_back(queue_.PopPreemptor(running));
+        queue_depth_[static_cast<int>(urgent.back().priority)]->Add(-1);
+      }
+      if (urgent.empty()) return;
+      drain_.OnPreemptingTake(TransactionsIn(urgent), queue_.cost());
     }
-    if (urgent.empty()) return;
-    drain_.OnPreemptingTake(TransactionsIn(urgent), queue_.cost());
+    for (QueuedItem& u : urgent) RunItem(u);
   }
-  for (QueuedItem& u : urgent) RunItem(u);
 }
 
 }  // namespace verdict

@@ -1,7 +1,7 @@
 // Scheduler: admits requests into the priority queues and runs them on its worker threads in
 // batches: strict priority across classes with aging, earliest deadline first within a class,
-// realtime requests taken ahead of the rest of a lower-class batch, and a fallback flag for
-// any request whose full path no longer fits its deadline; a bulk request that would wait past
+// preempting (realtime) requests taken ahead of the rest of a lower-class batch, a fallback flag
+// for any request whose full path no longer fits its deadline; a bulk request that would wait past
 // its deadline at the queue's measured drain rate is refused. Within a class, tenants share by
 // weight (weighted fair queueing) and each may be rate limited (token bucket) at admission.
 // With inline_when_idle, a submission to an idle scheduler runs on the caller's thread; on an

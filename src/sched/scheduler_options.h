@@ -81,7 +81,7 @@ struct SchedulerOptions {
   // every bulk record taken before it. Null or a limit of 0: off. Not applied in fifo mode.
   std::function<size_t()> downstream_backlog;
   size_t downstream_limit = 256;
-  // How often a held-back worker looks at the backlog again (a realtime arrival wakes it).
+  // How often a held-back worker looks at the backlog again (an arrival wakes it sooner).
   int64_t downstream_poll_us = 200;
 };
 

@@ -221,6 +221,29 @@ TEST(SchedulerTest, DownstreamBacklogHoldsBackAllButRealtimeUntilItDrains) {
   EXPECT_EQ(recorder.runs[1].first, 5);
 }
 
+TEST(SchedulerTest, DownstreamBacklogLetsEveryPreemptingClassThrough) {
+  ManualClock clock(1'000'000);
+  MetricsRegistry metrics;
+  std::atomic<size_t> backlog{1'000};
+  SchedulerOptions options;
+  options.workers = 1;
+  options.classes[1].may_preempt = true;
+  options.downstream_limit = 10;
+  options.downstream_backlog = [&backlog] { return backlog.load(); };
+  Scheduler scheduler(options, clock, metrics);
+  Recorder recorder;
+  const int64_t now = clock.MonotonicNanos() / 1000;
+  for (int i = 0; i < 3; ++i) scheduler.Submit(Priority::kBulk, std::nullopt, now, recorder.Tag(i));
+  // Realtime first: the worker may take each as soon as it is queued.
+  scheduler.Submit(Priority::kRealtime, std::nullopt, now, recorder.Tag(6));
+  scheduler.Submit(Priority::kStandard, std::nullopt, now, recorder.Tag(5));
+  recorder.WaitFor(2);
+  EXPECT_EQ(recorder.Order(), (std::vector<int>{6, 5}));
+  EXPECT_EQ(scheduler.queued(), 3u);  // bulk held back
+  backlog = 0;
+  recorder.WaitFor(5);
+}
+
 TEST(SchedulerTest, FifoModeIgnoresTheDownstreamBacklog) {
   ManualClock clock(1'000'000);
   MetricsRegistry metrics;

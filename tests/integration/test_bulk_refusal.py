@@ -37,11 +37,14 @@ class BulkRefusalTest(unittest.TestCase):
                 batch = {"transactions": [vp.transaction("batch-%d-%d" % (round_, i))
                                           for i in range(BATCH)]}
                 batch_done = threading.Event()
+                batch_result = []
 
                 def run_batch():
-                    status, _, body = engine.request("POST", "/v1/decisions:batch", batch)
-                    self.assertEqual(status, 200, body[:300])
-                    batch_done.set()
+                    try:
+                        status, _, body = engine.request("POST", "/v1/decisions:batch", batch)
+                        batch_result.append((status, body[:300]))
+                    finally:
+                        batch_done.set()  # also when the request failed: the waves stop
 
                 batch_thread = threading.Thread(target=run_batch)
                 batch_thread.start()
@@ -66,6 +69,8 @@ class BulkRefusalTest(unittest.TestCase):
                             (tx_id, txn, headers, body))
                     wave += 1
                 batch_thread.join()
+                self.assertEqual(len(batch_result), 1, "the batch request raised")
+                self.assertEqual(batch_result[0][0], 200, batch_result[0][1])
                 if refused:
                     break
             self.assertTrue(refused, "no bulk request found the queue full in %d rounds" % ROUNDS)
