@@ -115,34 +115,9 @@ Scheduler::Work Blocking(Gate& started, Gate& release, std::function<void()> the
   };
 }
 
-// A worker that took several bulk items runs a realtime request that arrived meanwhile before
-// the next of them.
-TEST(SchedulerTest, RealtimeThatArrivesDuringABatchRunsBeforeItsNextItem) {
-  ManualClock clock(1'000'000);
-  MetricsRegistry metrics;
-  Recorder recorder;
-  Gate first_started, release_first, a_started, release_a;
-  SchedulerOptions options;
-  options.workers = 1;
-  Scheduler scheduler(options, clock, metrics);  // last: stopped before what its work uses
-  const int64_t now = clock.MonotonicNanos() / 1000;
-  scheduler.Submit(Priority::kBulk, std::nullopt, now,
-                   Blocking(first_started, release_first, [&] { recorder.Tag(0)(false, 0); }));
-  ASSERT_TRUE(first_started.Wait());  // the worker is busy: what follows queues up
-  scheduler.Submit(Priority::kBulk, std::nullopt, now,
-                   Blocking(a_started, release_a, [&] { recorder.Tag(1)(false, 0); }));
-  scheduler.Submit(Priority::kBulk, std::nullopt, now, recorder.Tag(2));
-  release_first.Open();
-  ASSERT_TRUE(a_started.Wait());  // the worker took both queued items as one batch
-  scheduler.Submit(Priority::kRealtime, std::nullopt, now, recorder.Tag(3));
-  release_a.Open();
-  recorder.WaitFor(4);
-  EXPECT_EQ(recorder.Order(), (std::vector<int>{0, 1, 3, 2}));
-}
-
-// With standard_may_preempt, a standard request goes ahead of the rest of a bulk batch; by
-// default it waits for it (only realtime preempts).
-std::vector<int> OrderWhenStandardArrivesDuringABulkBatch(bool standard_may_preempt) {
+// A worker takes two queued bulk items (tags 1 and 2) as one batch after a first (0); a request
+// of `arriving`'s class (3) arrives while it works on item 1. The order in which they ran.
+std::vector<int> OrderWhenArrivingDuringABulkBatch(Priority arriving, bool standard_may_preempt) {
   ManualClock clock(1'000'000);
   MetricsRegistry metrics;
   Recorder recorder;
@@ -154,21 +129,30 @@ std::vector<int> OrderWhenStandardArrivesDuringABulkBatch(bool standard_may_pree
   const int64_t now = clock.MonotonicNanos() / 1000;
   scheduler.Submit(Priority::kBulk, std::nullopt, now,
                    Blocking(first_started, release_first, [&] { recorder.Tag(0)(false, 0); }));
-  EXPECT_TRUE(first_started.Wait());
+  EXPECT_TRUE(first_started.Wait());  // the worker is busy: what follows queues up
   scheduler.Submit(Priority::kBulk, std::nullopt, now,
                    Blocking(a_started, release_a, [&] { recorder.Tag(1)(false, 0); }));
   scheduler.Submit(Priority::kBulk, std::nullopt, now, recorder.Tag(2));
   release_first.Open();
-  EXPECT_TRUE(a_started.Wait());  // the worker took both queued bulk items as one batch
-  scheduler.Submit(Priority::kStandard, std::nullopt, now, recorder.Tag(3));
+  EXPECT_TRUE(a_started.Wait());  // the worker took both queued items as one batch
+  scheduler.Submit(arriving, std::nullopt, now, recorder.Tag(3));
   release_a.Open();
   recorder.WaitFor(4);
   return recorder.Order();
 }
 
+TEST(SchedulerTest, RealtimeThatArrivesDuringABatchRunsBeforeItsNextItem) {
+  EXPECT_EQ(OrderWhenArrivingDuringABulkBatch(Priority::kRealtime, false),
+            (std::vector<int>{0, 1, 3, 2}));
+}
+
+// With standard_may_preempt, a standard request goes ahead of the rest of a bulk batch; by
+// default it waits for it (only realtime preempts).
 TEST(SchedulerTest, StandardPreemptsABulkBatchOnlyWhenConfiguredTo) {
-  EXPECT_EQ(OrderWhenStandardArrivesDuringABulkBatch(false), (std::vector<int>{0, 1, 2, 3}));
-  EXPECT_EQ(OrderWhenStandardArrivesDuringABulkBatch(true), (std::vector<int>{0, 1, 3, 2}));
+  EXPECT_EQ(OrderWhenArrivingDuringABulkBatch(Priority::kStandard, false),
+            (std::vector<int>{0, 1, 2, 3}));
+  EXPECT_EQ(OrderWhenArrivingDuringABulkBatch(Priority::kStandard, true),
+            (std::vector<int>{0, 1, 3, 2}));
 }
 
 // A batch request is one queued item; its work calls RunArrivedPreemptors between its own
@@ -195,53 +179,55 @@ TEST(SchedulerTest, WorkOfANonPreemptingClassCanLetArrivedRealtimeRunFirst) {
   EXPECT_EQ(recorder.Order(), (std::vector<int>{1, 9, 2}));
 }
 
-TEST(SchedulerTest, DownstreamBacklogHoldsBackAllButRealtimeUntilItDrains) {
-  ManualClock clock(1'000'000);
+// One worker behind a journal backlog over its limit until the test clears it.
+struct HeldBack {
+  explicit HeldBack(bool standard_may_preempt) {
+    options.workers = 1;
+    options.classes[1].may_preempt = standard_may_preempt;
+    options.downstream_limit = 10;
+    options.downstream_backlog = [this] { return backlog.load(); };
+    scheduler.emplace(options, clock, metrics);
+  }
+  void Submit(Priority priority, int tag) {
+    scheduler->Submit(priority, std::nullopt, clock.MonotonicNanos() / 1000, recorder.Tag(tag));
+  }
+
+  ManualClock clock{1'000'000};
   MetricsRegistry metrics;
   std::atomic<size_t> backlog{1'000};
   SchedulerOptions options;
-  options.workers = 1;
-  options.downstream_limit = 10;
-  options.downstream_backlog = [&backlog] { return backlog.load(); };
-  Scheduler scheduler(options, clock, metrics);
   Recorder recorder;
-  const int64_t now = clock.MonotonicNanos() / 1000;
-  for (int i = 0; i < 5; ++i) scheduler.Submit(Priority::kBulk, std::nullopt, now, recorder.Tag(i));
-  scheduler.Submit(Priority::kStandard, std::nullopt, now, recorder.Tag(5));
-  scheduler.Submit(Priority::kRealtime, std::nullopt, now, recorder.Tag(6));
-  recorder.WaitFor(1);
+  std::optional<Scheduler> scheduler;  // last: stopped before what its work uses
+};
+
+TEST(SchedulerTest, DownstreamBacklogHoldsBackAllButRealtimeUntilItDrains) {
+  HeldBack held(/*standard_may_preempt=*/false);
+  for (int i = 0; i < 5; ++i) held.Submit(Priority::kBulk, i);
+  held.Submit(Priority::kStandard, 5);
+  held.Submit(Priority::kRealtime, 6);
+  held.recorder.WaitFor(1);
   {
-    std::lock_guard lock(recorder.mu);
-    ASSERT_EQ(recorder.runs.size(), 1u);  // the realtime one only
-    EXPECT_EQ(recorder.runs[0].first, 6);
+    std::lock_guard lock(held.recorder.mu);
+    ASSERT_EQ(held.recorder.runs.size(), 1u);  // the realtime one only
+    EXPECT_EQ(held.recorder.runs[0].first, 6);
   }
-  EXPECT_EQ(scheduler.queued(), 6u);
-  backlog = 0;  // the journal caught up: the rest runs, standard first
-  recorder.WaitFor(7);
-  EXPECT_EQ(recorder.runs[1].first, 5);
+  EXPECT_EQ(held.scheduler->queued(), 6u);
+  held.backlog = 0;  // the journal caught up: the rest runs, standard first
+  held.recorder.WaitFor(7);
+  EXPECT_EQ(held.recorder.runs[1].first, 5);
 }
 
 TEST(SchedulerTest, DownstreamBacklogLetsEveryPreemptingClassThrough) {
-  ManualClock clock(1'000'000);
-  MetricsRegistry metrics;
-  std::atomic<size_t> backlog{1'000};
-  SchedulerOptions options;
-  options.workers = 1;
-  options.classes[1].may_preempt = true;
-  options.downstream_limit = 10;
-  options.downstream_backlog = [&backlog] { return backlog.load(); };
-  Scheduler scheduler(options, clock, metrics);
-  Recorder recorder;
-  const int64_t now = clock.MonotonicNanos() / 1000;
-  for (int i = 0; i < 3; ++i) scheduler.Submit(Priority::kBulk, std::nullopt, now, recorder.Tag(i));
+  HeldBack held(/*standard_may_preempt=*/true);
+  for (int i = 0; i < 3; ++i) held.Submit(Priority::kBulk, i);
   // Realtime first: the worker may take each as soon as it is queued.
-  scheduler.Submit(Priority::kRealtime, std::nullopt, now, recorder.Tag(6));
-  scheduler.Submit(Priority::kStandard, std::nullopt, now, recorder.Tag(5));
-  recorder.WaitFor(2);
-  EXPECT_EQ(recorder.Order(), (std::vector<int>{6, 5}));
-  EXPECT_EQ(scheduler.queued(), 3u);  // bulk held back
-  backlog = 0;
-  recorder.WaitFor(5);
+  held.Submit(Priority::kRealtime, 6);
+  held.Submit(Priority::kStandard, 5);
+  held.recorder.WaitFor(2);
+  EXPECT_EQ(held.recorder.Order(), (std::vector<int>{6, 5}));
+  EXPECT_EQ(held.scheduler->queued(), 3u);  // bulk held back
+  held.backlog = 0;
+  held.recorder.WaitFor(5);
 }
 
 TEST(SchedulerTest, FifoModeIgnoresTheDownstreamBacklog) {
