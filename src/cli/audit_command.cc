@@ -79,6 +79,11 @@ void RunVerify(const AuditArgs& a) {
   } else if (report->ok) {
     std::cout << "OK: " << report->records << " records, " << report->checkpoints
               << " signed checkpoints verified; root " << journal::ToHex(report->root) << "\n";
+    if (report->records_only_in_commit_log > 0) {
+      std::cout << report->records_only_in_commit_log
+                << " more records are in the commit log only (not verified): start the engine "
+                   "once to restore them, then verify again\n";
+    }
   } else {
     std::cout << "FAILED at record " << report->first_bad_seq << ": " << report->problem << "\n"
               << report->records << " records verified before it\n";

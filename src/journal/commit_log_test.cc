@@ -184,6 +184,38 @@ uint64_t DurableAfterLosingTheStoresTail(uint64_t commit_log_bytes, uint64_t kep
   return durable;
 }
 
+// Before the engine's next start, a read-only verify sees the store's prefix and says how many
+// more records only the commit log holds; after the start, it verifies them all.
+TEST(JournalCommitLogTest, VerifyCountsTheRecordsOnlyTheLogHolds) {
+  LossyJournal setup;
+  {
+    Result<std::unique_ptr<Journal>> j = Journal::Open(setup.Options(uint64_t{1} << 20));
+    ASSERT_TRUE(j.ok()) << j.status().ToString();
+    for (uint64_t i = 1; i <= 20; i += 5) WriteAll(**j, i, i + 4);
+    setup.fs->set_lose_unsynced_appends(true);
+    for (uint64_t i = 21; i <= 50; i += 5) WriteAll(**j, i, i + 4);
+    setup.fs->set_fail_syncs(true);  // the power fails
+  }
+  setup.fs->set_fail_syncs(false);
+  setup.fs->set_lose_unsynced_appends(false);
+  VerifyOptions vo;
+  vo.data_dir = setup.dir.Sub("data");
+  Result<VerifyReport> before = Verify(vo);
+  ASSERT_TRUE(before.ok()) << before.status().ToString();
+  EXPECT_TRUE(before->ok) << before->problem;
+  EXPECT_EQ(before->records, 20u);
+  EXPECT_EQ(before->records_only_in_commit_log, 30u);
+  EXPECT_NE(VerifyReportToJson(*before).find("\"records_only_in_commit_log\":30"),
+            std::string::npos);
+
+  ASSERT_TRUE(Journal::Open(setup.Options(uint64_t{1} << 20)).ok());  // restores, then closes
+  Result<VerifyReport> after = Verify(vo);
+  ASSERT_TRUE(after.ok()) << after.status().ToString();
+  EXPECT_TRUE(after->ok) << after->problem;
+  EXPECT_EQ(after->records, 50u);
+  EXPECT_EQ(after->records_only_in_commit_log, 0u);
+}
+
 TEST(JournalCommitLogTest, UnsyncedStoreWritesAreLost) {
   // The premise of the tests below: with neither the log nor a WAL sync, the last 30 decisions
   // exist only in writes that the simulated power failure loses.

@@ -39,6 +39,10 @@ struct VerifyReport {
   std::string problem;  // empty when ok
   Digest last_hash{};
   Digest root{};
+  // Records after the store's last that only the commit log's frames hold (after a power
+  // failure, or a kill before the store's write): the engine's next start restores them into the
+  // store, where a later verify checks them. Not verified here. Set by Verify only.
+  uint64_t records_only_in_commit_log = 0;
 };
 
 Result<VerifyReport> Verify(const VerifyOptions& options);
