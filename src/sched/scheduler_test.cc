@@ -138,6 +138,14 @@ std::vector<int> OrderWhenArrivingDuringABulkBatch(Priority arriving, bool stand
   scheduler.Submit(arriving, std::nullopt, now, recorder.Tag(3));
   release_a.Open();
   recorder.WaitFor(4);
+  // Each class's waiting count is back to zero, whichever class was taken ahead.
+  const std::string rendered = metrics.RenderPrometheus();
+  for (const char* cls : {"realtime", "standard", "bulk"}) {
+    EXPECT_NE(rendered.find("verdict_sched_queue_depth{class=\"" + std::string(cls) + "\"} 0\n"),
+              std::string::npos)
+        << cls << "\n"
+        << rendered;
+  }
   return recorder.Order();
 }
 
