@@ -129,8 +129,9 @@ InputRequest InputLine::MakeRequest(uint64_t round, std::string_view klass,
     edits[n++] = {transaction_id_->end - 1, 0, "-r" + std::to_string(round)};
   }
   if (n == 2 && edits[1].at < edits[0].at) std::swap(edits[0], edits[1]);
-  out.body.reserve(text_.size() + (n > 0 ? edits[0].text.size() : 0) +
-                   (n > 1 ? edits[1].text.size() : 0));
+  size_t added = 0;
+  for (size_t i = 0; i < n; ++i) added += edits[i].text.size();
+  out.body.reserve(text_.size() + added);
   size_t copied = 0;
   for (size_t i = 0; i < n; ++i) {
     out.body.append(text_, copied, edits[i].at - copied);
@@ -139,11 +140,6 @@ InputRequest InputLine::MakeRequest(uint64_t round, std::string_view klass,
   }
   out.body.append(text_, copied, std::string::npos);
   return out;
-}
-
-InputRequest MakeInputRequest(std::string_view line, uint64_t round, std::string_view klass,
-                              int64_t class_deadline_us) {
-  return InputLine(std::string(line)).MakeRequest(round, klass, class_deadline_us);
 }
 
 }  // namespace load

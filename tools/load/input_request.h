@@ -46,8 +46,4 @@ class InputLine {
   bool empty_object_ = false;
 };
 
-// InputLine(line).MakeRequest(...), for one request.
-InputRequest MakeInputRequest(std::string_view line, uint64_t round, std::string_view klass,
-                              int64_t class_deadline_us);
-
 }  // namespace load

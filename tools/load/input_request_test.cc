@@ -2,8 +2,18 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <string>
+#include <string_view>
+
 namespace load {
 namespace {
+
+// One line, one request.
+InputRequest MakeInputRequest(std::string_view line, uint64_t round, std::string_view klass,
+                              int64_t class_deadline_us) {
+  return InputLine(std::string(line)).MakeRequest(round, klass, class_deadline_us);
+}
 
 TEST(InputRequestTest, AddsTheMixClassWhenTheLineHasNoPriority) {
   InputRequest r =
