@@ -80,9 +80,9 @@ void RunVerify(const AuditArgs& a) {
     std::cout << "OK: " << report->records << " records, " << report->checkpoints
               << " signed checkpoints verified; root " << journal::ToHex(report->root) << "\n";
     if (report->records_only_in_commit_log > 0) {
-      std::cout << report->records_only_in_commit_log
-                << " more records are in the commit log only (not verified): start the engine "
-                   "once to restore them, then verify again\n";
+      std::cout << "of which " << report->records_only_in_commit_log
+                << " are in the commit log only, verified where the engine's next start will "
+                   "restore them\n";
     }
   } else {
     std::cout << "FAILED at record " << report->first_bad_seq << ": " << report->problem << "\n"

@@ -4,12 +4,14 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <future>
 #include <optional>
 
 #include "journal/fault_fs.h"
+#include "journal/hash_chain.h"
 #include "journal/journal.h"
 #include "journal/test_util.h"
 #include "journal/verifier.h"
@@ -19,6 +21,7 @@ namespace {
 
 using testing_util::MakeEntry;
 using testing_util::TempDir;
+using testing_util::VerifyDir;
 
 std::shared_ptr<rocksdb::FileSystem> Fs() { return rocksdb::FileSystem::Default(); }
 
@@ -184,12 +187,13 @@ uint64_t DurableAfterLosingTheStoresTail(uint64_t commit_log_bytes, uint64_t kep
   return durable;
 }
 
-// Before the engine's next start, a read-only verify sees the store's prefix and says how many
-// more records only the commit log holds; after the start, it verifies them all.
-TEST(JournalCommitLogTest, VerifyCountsTheRecordsOnlyTheLogHolds) {
-  LossyJournal setup;
+// Writes 20 decisions, then 30 more whose store writes never reach the disk: a power failure
+// after which only the commit log's frames hold records 21..50.
+void LoseTheStoresTail(LossyJournal& setup) {
   {
-    Result<std::unique_ptr<Journal>> j = Journal::Open(setup.Options(uint64_t{1} << 20));
+    JournalOptions o = setup.Options(uint64_t{1} << 20);
+    o.checkpoint_every_records = 10;  // the lost groups hold checkpoints too
+    Result<std::unique_ptr<Journal>> j = Journal::Open(o);
     ASSERT_TRUE(j.ok()) << j.status().ToString();
     for (uint64_t i = 1; i <= 20; i += 5) WriteAll(**j, i, i + 4);
     setup.fs->set_lose_unsynced_appends(true);
@@ -198,22 +202,102 @@ TEST(JournalCommitLogTest, VerifyCountsTheRecordsOnlyTheLogHolds) {
   }
   setup.fs->set_fail_syncs(false);
   setup.fs->set_lose_unsynced_appends(false);
-  VerifyOptions vo;
-  vo.data_dir = setup.dir.Sub("data");
-  Result<VerifyReport> before = Verify(vo);
-  ASSERT_TRUE(before.ok()) << before.status().ToString();
-  EXPECT_TRUE(before->ok) << before->problem;
-  EXPECT_EQ(before->records, 20u);
-  EXPECT_EQ(before->records_only_in_commit_log, 30u);
-  EXPECT_NE(VerifyReportToJson(*before).find("\"records_only_in_commit_log\":30"),
+}
+
+// Writes `frames` as the log's only frames, checks and all, as someone who can write the data
+// directory could.
+void RewriteLog(const std::string& path, const std::vector<CommitLogFrame>& frames) {
+  std::unique_ptr<CommitLog> log = OpenLog(path, uint64_t{1} << 20);
+  ASSERT_TRUE(log);
+  for (const CommitLogFrame& f : frames)
+    ASSERT_TRUE(log->Append(f.first_seq, f.last_seq, f.payload).ok());
+  ASSERT_TRUE(log->Sync().ok());
+}
+
+// Before the engine's next start, a read-only verify checks the records only the commit log
+// holds where that start will put them: the same chain, root and count as a verify after it.
+TEST(JournalCommitLogTest, VerifyChecksTheRecordsOnlyTheLogHolds) {
+  LossyJournal setup;
+  LoseTheStoresTail(setup);
+  const VerifyReport before = VerifyDir(setup.dir.Sub("data"));
+  EXPECT_TRUE(before.ok) << before.problem;
+  EXPECT_EQ(before.records, 50u);
+  EXPECT_EQ(before.records_only_in_commit_log, 30u);
+  EXPECT_EQ(before.checkpoints, 5u);
+  EXPECT_NE(VerifyReportToJson(before).find("\"records_only_in_commit_log\":30"),
             std::string::npos);
 
   ASSERT_TRUE(Journal::Open(setup.Options(uint64_t{1} << 20)).ok());  // restores, then closes
-  Result<VerifyReport> after = Verify(vo);
-  ASSERT_TRUE(after.ok()) << after.status().ToString();
-  EXPECT_TRUE(after->ok) << after->problem;
-  EXPECT_EQ(after->records, 50u);
-  EXPECT_EQ(after->records_only_in_commit_log, 0u);
+  const VerifyReport after = VerifyDir(setup.dir.Sub("data"));
+  EXPECT_TRUE(after.ok) << after.problem;
+  EXPECT_EQ(after.records, 50u);
+  EXPECT_EQ(after.records_only_in_commit_log, 0u);
+  EXPECT_EQ(after.last_hash, before.last_hash);
+  EXPECT_EQ(after.root, before.root);
+  EXPECT_EQ(after.checkpoints, before.checkpoints);
+}
+
+// A record altered inside a frame whose check was written anew is found, at that record.
+TEST(JournalCommitLogTest, VerifyFindsARecordAlteredInTheLog) {
+  LossyJournal setup;
+  LoseTheStoresTail(setup);
+  const std::string path = setup.dir.Sub("data/commit.log");
+  std::vector<CommitLogFrame> frames = Frames(path);
+  auto first_lost = std::find_if(frames.begin(), frames.end(),
+                                 [](const CommitLogFrame& f) { return f.first_seq == 21; });
+  ASSERT_NE(first_lost, frames.end());
+  // The frame's first record: a byte of its payload, past the entry's 49-byte header.
+  const size_t entry = first_lost->payload.find(kEntryMagic);
+  ASSERT_NE(entry, std::string::npos);
+  first_lost->payload[entry + 60] ^= 0x01;
+  RewriteLog(path, frames);
+
+  const VerifyReport report = VerifyDir(setup.dir.Sub("data"));
+  EXPECT_FALSE(report.ok);
+  EXPECT_EQ(report.first_bad_seq, 21u);
+  EXPECT_NE(report.problem.find("record hash does not match"), std::string::npos) << report.problem;
+  EXPECT_EQ(report.records, 20u);
+}
+
+// A frame whose payload is no write batch (its check written anew) is named, not replayed.
+TEST(JournalCommitLogTest, VerifyReportsAFrameThatHoldsNoWriteBatch) {
+  LossyJournal setup;
+  LoseTheStoresTail(setup);
+  const std::string path = setup.dir.Sub("data/commit.log");
+  std::vector<CommitLogFrame> frames = Frames(path);
+  auto first_lost = std::find_if(frames.begin(), frames.end(),
+                                 [](const CommitLogFrame& f) { return f.first_seq == 21; });
+  ASSERT_NE(first_lost, frames.end());
+  first_lost->payload = "not a write batch";
+  RewriteLog(path, frames);
+
+  const VerifyReport report = VerifyDir(setup.dir.Sub("data"));
+  EXPECT_FALSE(report.ok);
+  EXPECT_EQ(report.first_bad_seq, 21u);
+  EXPECT_NE(report.problem.find("does not hold a readable write batch"), std::string::npos)
+      << report.problem;
+  EXPECT_EQ(report.records, 20u);
+}
+
+// A frame missing from the log's middle leaves a gap the engine's start refuses; so does verify.
+TEST(JournalCommitLogTest, VerifyReportsAFrameThatDoesNotFollowTheStore) {
+  LossyJournal setup;
+  LoseTheStoresTail(setup);
+  const std::string path = setup.dir.Sub("data/commit.log");
+  std::vector<CommitLogFrame> frames = Frames(path);
+  auto first_lost = std::find_if(frames.begin(), frames.end(),
+                                 [](const CommitLogFrame& f) { return f.first_seq == 21; });
+  ASSERT_NE(first_lost, frames.end());
+  frames.erase(frames.begin(), first_lost + 1);
+  ASSERT_FALSE(frames.empty());
+  RewriteLog(path, frames);
+
+  const VerifyReport report = VerifyDir(setup.dir.Sub("data"));
+  EXPECT_FALSE(report.ok);
+  EXPECT_EQ(report.first_bad_seq, 21u);
+  EXPECT_NE(report.problem.find("does not follow the store's last record 20"), std::string::npos)
+      << report.problem;
+  EXPECT_FALSE(Journal::Open(setup.Options(uint64_t{1} << 20)).ok());
 }
 
 TEST(JournalCommitLogTest, UnsyncedStoreWritesAreLost) {

@@ -17,6 +17,7 @@ namespace {
 using testing_util::MakeEntry;
 using testing_util::OpenOrDie;
 using testing_util::TempDir;
+using testing_util::VerifyDir;
 using testing_util::WriteEntries;
 
 JournalOptions Options(const TempDir& dir) {
@@ -44,14 +45,6 @@ class HeldCallback {
   std::promise<void> release_;
   std::shared_future<void> released_ = release_.get_future().share();
 };
-
-VerifyReport VerifyDir(const std::string& data_dir) {
-  VerifyOptions vo;
-  vo.data_dir = data_dir;
-  Result<VerifyReport> r = Verify(vo);
-  EXPECT_TRUE(r.ok()) << r.status().ToString();
-  return r.ok() ? *r : VerifyReport{};
-}
 
 TEST(JournalTest, CommitsInSubmissionOrderAndReadsBack) {
   TempDir dir;

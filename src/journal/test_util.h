@@ -15,6 +15,7 @@
 #include "journal/journal.h"
 #include "journal/key_file.h"
 #include "journal/record.h"
+#include "journal/verifier.h"
 
 namespace verdict::journal::testing_util {
 
@@ -44,6 +45,15 @@ inline std::unique_ptr<Journal> OpenOrDie(const JournalOptions& o) {
   Result<std::unique_ptr<Journal>> j = Journal::Open(o);
   EXPECT_TRUE(j.ok()) << j.status().ToString();
   return j.ok() ? std::move(j).value() : nullptr;
+}
+
+// Verifies the journal in `data_dir` with its own key; a failure to read it fails the test.
+inline VerifyReport VerifyDir(const std::string& data_dir) {
+  VerifyOptions vo;
+  vo.data_dir = data_dir;
+  Result<VerifyReport> r = Verify(vo);
+  EXPECT_TRUE(r.ok()) << r.status().ToString();
+  return r.ok() ? *r : VerifyReport{};
 }
 
 inline Uuid TestUuid(uint64_t i) {

@@ -1,7 +1,11 @@
 #include "journal/verifier.h"
 
+#include <rocksdb/write_batch.h>
+
 #include <filesystem>
+#include <functional>
 #include <map>
+#include <utility>
 #include <vector>
 
 #include "common/json_writer.h"
@@ -19,6 +23,7 @@ struct CheckpointSlot {
   std::optional<Checkpoint> checkpoint;
   std::string problem;  // set when the checkpoint is bad on its own
 };
+using Checkpoints = std::map<uint64_t, CheckpointSlot>;
 
 VerifyReport Bad(VerifyReport report, uint64_t seq, std::string problem) {
   report.ok = false;
@@ -29,8 +34,80 @@ VerifyReport Bad(VerifyReport report, uint64_t seq, std::string problem) {
 
 std::string Seq(uint64_t seq) { return std::to_string(seq); }
 
+// Each checkpoint must be well-formed, stored under its own tree size, signed by the trusted key,
+// and not older than the one before it (they are added in key order).
+void AddCheckpoint(uint64_t key_size, std::string_view bytes, const PublicKey& trusted_key,
+                   int64_t& last_time, Checkpoints& checkpoints) {
+  CheckpointSlot& slot = checkpoints[key_size];
+  Result<Checkpoint> cp = DecodeCheckpoint(bytes);
+  if (!cp.ok()) {
+    slot.problem = "checkpoint " + Seq(key_size) + " is malformed";
+  } else if (cp->tree_size != key_size) {
+    slot.problem = "checkpoint stored at tree size " + Seq(key_size) + " is the checkpoint of " +
+                   "tree size " + Seq(cp->tree_size) + " (replaced)";
+  } else if (!VerifyCheckpointSignature(*cp, trusted_key)) {
+    slot.problem = "checkpoint " + Seq(key_size) + " has no valid signature by the trusted key";
+  } else if (cp->time_us < last_time) {
+    slot.problem = "checkpoint " + Seq(key_size) + " is dated before its predecessor";
+  }
+  if (cp.ok()) {
+    slot.checkpoint = *cp;
+    last_time = cp->time_us;
+  }
+}
+
+// The writes of the commit log's frames that continue the store, held in memory over it: the
+// journal as the engine's next start would leave it, read without writing anything.
+class LoggedWrites : public rocksdb::WriteBatch::Handler {
+ public:
+  explicit LoggedWrites(const JournalStore& store) : store_(store) {}
+
+  // Adds a frame's writes; false when its payload is not a WriteBatch of puts and deletes.
+  bool Add(const CommitLogFrame& frame) {
+    rocksdb::WriteBatch batch(frame.payload);
+    return batch.Iterate(this).ok();
+  }
+
+  // A key of the index and meta column families (records and checkpoints are read in order).
+  Result<std::optional<std::string>> Get(Cf cf, std::string_view key) const {
+    auto it = writes_.find({Id(cf), std::string(key)});
+    if (it != writes_.end()) return it->second;
+    return store_.Get(cf, key);
+  }
+
+  // The records and checkpoints put, in the frames' order, as (key, value).
+  const std::vector<std::pair<std::string, std::string>>& records() const { return records_; }
+  const std::vector<std::pair<std::string, std::string>>& checkpoints() const {
+    return checkpoints_;
+  }
+
+  rocksdb::Status PutCF(uint32_t cf, const rocksdb::Slice& key,
+                        const rocksdb::Slice& value) override {
+    if (cf == Id(Cf::kRecords)) {
+      records_.emplace_back(key.ToString(), value.ToString());
+    } else if (cf == Id(Cf::kCheckpoints)) {
+      checkpoints_.emplace_back(key.ToString(), value.ToString());
+    } else {
+      writes_[{cf, key.ToString()}] = value.ToString();
+    }
+    return rocksdb::Status::OK();
+  }
+  rocksdb::Status DeleteCF(uint32_t cf, const rocksdb::Slice& key) override {
+    writes_[{cf, key.ToString()}] = std::nullopt;
+    return rocksdb::Status::OK();
+  }
+
+ private:
+  uint32_t Id(Cf cf) const { return store_.handle(cf)->GetID(); }
+
+  const JournalStore& store_;
+  std::map<std::pair<uint32_t, std::string>, std::optional<std::string>> writes_;
+  std::vector<std::pair<std::string, std::string>> records_;
+  std::vector<std::pair<std::string, std::string>> checkpoints_;
+};
+
 // Checks the payload of record `seq` and that the indexes lead back to it.
-std::string CheckPayload(const JournalStore& store, std::string_view stored, uint64_t seq,
+std::string CheckPayload(const LoggedWrites& journal, std::string_view stored, uint64_t seq,
                          const PayloadCipher* cipher, bool* encrypted) {
   Result<EntryView> entry = DecodeEntry(stored);
   *encrypted = (entry->flags & kEntryFlagEncrypted) != 0;
@@ -40,7 +117,7 @@ std::string CheckPayload(const JournalStore& store, std::string_view stored, uin
   std::string seq_key = SeqKey(seq);
   if (record->kind == RecordKind::kAdminEvent) {
     Result<std::optional<std::string>> indexed =
-        store.Get(Cf::kByAccount, AdminEventKey(record->tenant, seq));
+        journal.Get(Cf::kByAccount, AdminEventKey(record->tenant, seq));
     if (!indexed.ok() || !indexed->has_value()) return "admin event index lacks this record";
     return {};
   }
@@ -48,12 +125,12 @@ std::string CheckPayload(const JournalStore& store, std::string_view stored, uin
     return "input_sha256 does not match canonical_input";
   }
   const Uuid& id = record->decision.decision_id;
-  Result<std::optional<std::string>> by_id = store.Get(
+  Result<std::optional<std::string>> by_id = journal.Get(
       Cf::kByDecision, std::string_view(reinterpret_cast<const char*>(id.bytes.data()), 16));
   if (!by_id.ok() || !by_id->has_value() || **by_id != seq_key) {
     return "decision id index does not point at this record";
   }
-  Result<std::optional<std::string>> by_txn = store.Get(
+  Result<std::optional<std::string>> by_txn = journal.Get(
       Cf::kByTransaction, TransactionKey(record->tenant, record->decision.transaction_id));
   if (!by_txn.ok() || !by_txn->has_value() || **by_txn != seq_key) {
     return "transaction index does not point at this record";
@@ -61,126 +138,194 @@ std::string CheckPayload(const JournalStore& store, std::string_view stored, uin
   return {};
 }
 
+// Walks the records in order: sequence, hash chain, payload and indexes, and the Merkle tree at
+// each checkpoint.
+class ChainWalk {
+ public:
+  ChainWalk(const LoggedWrites& journal, const Checkpoints& checkpoints,
+            const PayloadCipher* cipher, bool check_payloads)
+      : journal_(journal),
+        checkpoints_(checkpoints),
+        next_checkpoint_(checkpoints.begin()),
+        cipher_(cipher),
+        check_payloads_(check_payloads) {}
+
+  // Checks the next record, stored under `key`; false at the first bad one (report() says why).
+  bool Next(std::string_view key, std::string_view stored) {
+    const uint64_t seq = report_.records + 1;
+    const uint64_t key_seq = ParseSeqKey(key);
+    if (key_seq == 0) return Fail(seq, "a record is stored under a malformed key");
+    if (key_seq != seq) return Fail(seq, "record " + Seq(seq) + " is missing");
+    Result<EntryView> entry = DecodeEntry(stored);
+    if (!entry.ok()) return Fail(seq, "record " + Seq(seq) + ": " + entry.status().message());
+    if (entry->seq != seq) {
+      return Fail(seq, "record " + Seq(seq) + " holds the entry of record " + Seq(entry->seq) +
+                           " (reordered or duplicated)");
+    }
+    if (entry->prev_hash != prev_) {
+      return Fail(seq, "record " + Seq(seq) + " does not link to the record before it");
+    }
+    if (check_payloads_) {
+      bool encrypted = false;
+      std::string problem = CheckPayload(journal_, stored, seq, cipher_, &encrypted);
+      if (!problem.empty()) return Fail(seq, "record " + Seq(seq) + ": " + problem);
+      if (encrypted) ++report_.encrypted_records;
+    } else if ((entry->flags & kEntryFlagEncrypted) != 0) {
+      ++report_.encrypted_records;
+    }
+    merkle_.AppendLeafHash(MerkleLeafHash(AsBytes(entry->record_hash)));
+    prev_ = entry->record_hash;
+    // Checkpoints strictly inside this record's range cannot exist (keys are sizes); check the
+    // one at exactly this size.
+    if (next_checkpoint_ != checkpoints_.end() && next_checkpoint_->first == seq) {
+      const CheckpointSlot& slot = next_checkpoint_->second;
+      if (!slot.problem.empty()) return Fail(seq, slot.problem);
+      if (slot.checkpoint->root != merkle_.Root()) {
+        return Fail(seq, "checkpoint " + Seq(seq) + ": Merkle root differs from the records");
+      }
+      if (slot.checkpoint->last_record_hash != prev_) {
+        return Fail(seq, "checkpoint " + Seq(seq) + ": last record hash differs from the records");
+      }
+      ++report_.checkpoints;
+      ++next_checkpoint_;
+    }
+    report_.records = seq;
+    report_.last_hash = prev_;
+    report_.root = merkle_.Root();
+    return true;
+  }
+
+  // After the last record: no checkpoint beyond it, and the head names it.
+  bool Finish() {
+    const uint64_t count = report_.records;
+    if (next_checkpoint_ != checkpoints_.end()) {
+      return Fail(count + 1, "checkpoint " + Seq(next_checkpoint_->first) +
+                                 " covers records beyond the last (" + Seq(count) +
+                                 "): records were removed from the end");
+    }
+    Result<std::optional<std::string>> head_bytes = journal_.Get(Cf::kMeta, kMetaHeadKey);
+    if (!head_bytes.ok())
+      return Fail(count, "the journal head cannot be read: " + head_bytes.status().message());
+    if (!head_bytes->has_value()) {
+      return count == 0 || Fail(count, "the journal head is missing");
+    }
+    Result<JournalHead> head = DecodeHead(**head_bytes);
+    if (!head.ok()) return Fail(count, "the journal head is malformed");
+    if (head->last_seq != count) {
+      return Fail(std::min(head->last_seq, count) + 1,
+                  "the journal head names " + Seq(head->last_seq) +
+                      " records but the journal holds " + Seq(count) + " (truncated or extended)");
+    }
+    if (head->last_hash != prev_ || head->merkle.Root() != report_.root) {
+      return Fail(count, "the journal head does not match the last record");
+    }
+    return true;
+  }
+
+  bool Fail(uint64_t seq, std::string problem) {
+    report_ = Bad(report_, seq, std::move(problem));
+    return false;
+  }
+
+  VerifyReport& report() { return report_; }
+
+ private:
+  const LoggedWrites& journal_;
+  const Checkpoints& checkpoints_;
+  Checkpoints::const_iterator next_checkpoint_;
+  const PayloadCipher* cipher_;
+  bool check_payloads_;
+  CompactMerkle merkle_;
+  Digest prev_ = kGenesisHash;
+  VerifyReport report_;
+};
+
+// The store's last record by its head, as the engine's start reads it; 0 without a readable one.
+uint64_t StoreHeadSeq(const JournalStore& store) {
+  Result<std::optional<std::string>> bytes = store.Get(Cf::kMeta, kMetaHeadKey);
+  if (!bytes.ok() || !bytes->has_value()) return 0;
+  Result<JournalHead> head = DecodeHead(**bytes);
+  return head.ok() ? head->last_seq : 0;
+}
+
+Result<VerifyReport> VerifyJournal(const JournalStore& store, const PublicKey& trusted_key,
+                                   const PayloadCipher* cipher, bool check_payloads,
+                                   const std::vector<CommitLogFrame>& frames) {
+  // The frames the engine's next start would restore: those after the store's last record, as
+  // long as they continue it. One that would leave a gap refuses that start, so it is a problem.
+  LoggedWrites logged(store);
+  std::string frames_problem;
+  uint64_t frames_problem_seq = 0;
+  uint64_t store_last = StoreHeadSeq(store);
+  uint64_t next = store_last + 1;
+  for (const CommitLogFrame& frame : frames) {
+    if (frame.last_seq < next) continue;  // the store holds it
+    const std::string name =
+        "commit log frame of records " + Seq(frame.first_seq) + ".." + Seq(frame.last_seq);
+    if (frame.first_seq != next) {
+      frames_problem = name + " does not follow the store's last record " + Seq(next - 1);
+    } else if (!logged.Add(frame)) {
+      frames_problem = name + " does not hold a readable write batch";
+    }
+    if (!frames_problem.empty()) {
+      frames_problem_seq = next;
+      break;
+    }
+    next = frame.last_seq + 1;
+  }
+
+  Checkpoints checkpoints;
+  {
+    int64_t last_time = INT64_MIN;
+    std::unique_ptr<rocksdb::Iterator> it = store.NewIterator(Cf::kCheckpoints);
+    for (it->SeekToFirst(); it->Valid(); it->Next()) {
+      uint64_t key_size = ParseSeqKey(it->key().ToStringView());
+      if (key_size == 0) return Bad({}, 0, "a checkpoint is stored under a malformed key");
+      AddCheckpoint(key_size, it->value().ToStringView(), trusted_key, last_time, checkpoints);
+    }
+    VERDICT_RETURN_IF_ERROR(FromRocks(it->status(), "reading checkpoints"));
+    for (const auto& [key, value] : logged.checkpoints()) {
+      uint64_t key_size = ParseSeqKey(key);
+      if (key_size <= store_last) {
+        return Bad({}, key_size, "a commit log frame holds a checkpoint of the store's records");
+      }
+      AddCheckpoint(key_size, value, trusted_key, last_time, checkpoints);
+    }
+  }
+
+  ChainWalk walk(logged, checkpoints, cipher, check_payloads);
+  std::unique_ptr<rocksdb::Iterator> it = store.NewIterator(Cf::kRecords);
+  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    if (!walk.Next(it->key().ToStringView(), it->value().ToStringView())) return walk.report();
+  }
+  VERDICT_RETURN_IF_ERROR(FromRocks(it->status(), "reading records"));
+
+  // The frames' records continue the chain from the store's last, with its Merkle tree and
+  // checkpoints; their head must then name the last of them.
+  VerifyReport& report = walk.report();
+  const uint64_t in_store = report.records;
+  bool ok =
+      logged.records().empty() || in_store == store_last ||
+      walk.Fail(in_store + 1, "the store holds " + Seq(in_store) + " records but its head names " +
+                                  Seq(store_last) + " (truncated or extended)");
+  for (auto record = logged.records().begin(); ok && record != logged.records().end(); ++record) {
+    ok = walk.Next(record->first, record->second);
+  }
+  report.records_only_in_commit_log = report.records - in_store;
+  if (ok && !logged.records().empty() && report.records + 1 != next) {
+    ok = walk.Fail(report.records + 1, "the commit log's frames name records to " + Seq(next - 1) +
+                                           " but hold records to " + Seq(report.records));
+  }
+  if (ok && !frames_problem.empty()) ok = walk.Fail(frames_problem_seq, frames_problem);
+  report.ok = ok && walk.Finish();
+  return report;
+}
+
 }  // namespace
 
 Result<VerifyReport> VerifyStore(const JournalStore& store, const PublicKey& trusted_key,
                                  const PayloadCipher* cipher, bool check_payloads) {
-  VerifyReport report;
-
-  // Checkpoints first: each must be well-formed, stored under its own tree size, signed by the
-  // trusted key, and not older than the one before it.
-  std::map<uint64_t, CheckpointSlot> checkpoints;
-  {
-    std::unique_ptr<rocksdb::Iterator> it = store.NewIterator(Cf::kCheckpoints);
-    int64_t last_time = INT64_MIN;
-    for (it->SeekToFirst(); it->Valid(); it->Next()) {
-      uint64_t key_size = ParseSeqKey(it->key().ToStringView());
-      if (key_size == 0) return Bad(report, 0, "a checkpoint is stored under a malformed key");
-      CheckpointSlot& slot = checkpoints[key_size];
-      Result<Checkpoint> cp = DecodeCheckpoint(it->value().ToStringView());
-      if (!cp.ok()) {
-        slot.problem = "checkpoint " + Seq(key_size) + " is malformed";
-      } else if (cp->tree_size != key_size) {
-        slot.problem = "checkpoint stored at tree size " + Seq(key_size) +
-                       " is the checkpoint of " + "tree size " + Seq(cp->tree_size) + " (replaced)";
-      } else if (!VerifyCheckpointSignature(*cp, trusted_key)) {
-        slot.problem = "checkpoint " + Seq(key_size) + " has no valid signature by the trusted key";
-      } else if (cp->time_us < last_time) {
-        slot.problem = "checkpoint " + Seq(key_size) + " is dated before its predecessor";
-      }
-      if (cp.ok()) {
-        slot.checkpoint = *cp;
-        last_time = cp->time_us;
-      }
-    }
-    VERDICT_RETURN_IF_ERROR(FromRocks(it->status(), "reading checkpoints"));
-  }
-
-  CompactMerkle merkle;
-  Digest prev = kGenesisHash;
-  uint64_t expected = 1;
-  auto next_checkpoint = checkpoints.begin();
-  std::unique_ptr<rocksdb::Iterator> it = store.NewIterator(Cf::kRecords);
-  for (it->SeekToFirst(); it->Valid(); it->Next(), ++expected) {
-    uint64_t key_seq = ParseSeqKey(it->key().ToStringView());
-    if (key_seq == 0) return Bad(report, expected, "a record is stored under a malformed key");
-    if (key_seq != expected) {
-      return Bad(report, expected, "record " + Seq(expected) + " is missing");
-    }
-    std::string_view stored = it->value().ToStringView();
-    Result<EntryView> entry = DecodeEntry(stored);
-    if (!entry.ok()) {
-      return Bad(report, expected, "record " + Seq(expected) + ": " + entry.status().message());
-    }
-    if (entry->seq != expected) {
-      return Bad(report, expected,
-                 "record " + Seq(expected) + " holds the entry of record " + Seq(entry->seq) +
-                     " (reordered or duplicated)");
-    }
-    if (entry->prev_hash != prev) {
-      return Bad(report, expected,
-                 "record " + Seq(expected) + " does not link to the record before it");
-    }
-    if (check_payloads) {
-      bool encrypted = false;
-      std::string problem = CheckPayload(store, stored, expected, cipher, &encrypted);
-      if (!problem.empty())
-        return Bad(report, expected, "record " + Seq(expected) + ": " + problem);
-      if (encrypted) ++report.encrypted_records;
-    } else if ((entry->flags & kEntryFlagEncrypted) != 0) {
-      ++report.encrypted_records;
-    }
-    merkle.AppendLeafHash(MerkleLeafHash(AsBytes(entry->record_hash)));
-    prev = entry->record_hash;
-    // Checkpoints strictly inside this record's range cannot exist (keys are sizes); check the
-    // one at exactly this size.
-    if (next_checkpoint != checkpoints.end() && next_checkpoint->first == expected) {
-      const CheckpointSlot& slot = next_checkpoint->second;
-      if (!slot.problem.empty()) return Bad(report, expected, slot.problem);
-      if (slot.checkpoint->root != merkle.Root()) {
-        return Bad(report, expected,
-                   "checkpoint " + Seq(expected) + ": Merkle root differs from the records");
-      }
-      if (slot.checkpoint->last_record_hash != prev) {
-        return Bad(report, expected,
-                   "checkpoint " + Seq(expected) + ": last record hash differs from the records");
-      }
-      ++report.checkpoints;
-      ++next_checkpoint;
-    }
-    report.records = expected;
-  }
-  VERDICT_RETURN_IF_ERROR(FromRocks(it->status(), "reading records"));
-  uint64_t count = expected - 1;
-  report.last_hash = prev;
-  report.root = merkle.Root();
-  if (next_checkpoint != checkpoints.end()) {
-    return Bad(report, count + 1,
-               "checkpoint " + Seq(next_checkpoint->first) + " covers records beyond the last (" +
-                   Seq(count) + "): records were removed from the end");
-  }
-
-  Result<std::optional<std::string>> head_bytes = store.Get(Cf::kMeta, kMetaHeadKey);
-  if (!head_bytes.ok()) return head_bytes.status();
-  if (!head_bytes->has_value()) {
-    if (count == 0) {
-      report.ok = true;
-      return report;
-    }
-    return Bad(report, count, "the journal head is missing");
-  }
-  Result<JournalHead> head = DecodeHead(**head_bytes);
-  if (!head.ok()) return Bad(report, count, "the journal head is malformed");
-  if (head->last_seq != count) {
-    return Bad(report, std::min(head->last_seq, count) + 1,
-               "the journal head names " + Seq(head->last_seq) + " records but the store holds " +
-                   Seq(count) + " (truncated or extended)");
-  }
-  if (head->last_hash != prev || head->merkle.Root() != report.root) {
-    return Bad(report, count, "the journal head does not match the last record");
-  }
-  report.ok = true;
-  return report;
+  return VerifyJournal(store, trusted_key, cipher, check_payloads, {});
 }
 
 Result<VerifyReport> Verify(const VerifyOptions& options) {
@@ -193,6 +338,13 @@ Result<VerifyReport> Verify(const VerifyOptions& options) {
   } else {
     VERDICT_ASSIGN_OR_RETURN(key, LoadPublicKey(options.data_dir));
   }
+  // After a power failure (or a kill before the store's write) the commit log holds the last
+  // groups; they are verified where the next start would put them. Read before the store is
+  // opened: beside a running engine, every frame is then either in the store or continues it,
+  // even if the log starts over in between (it does so only once the store holds all it had).
+  VERDICT_ASSIGN_OR_RETURN(
+      std::vector<CommitLogFrame> frames,
+      CommitLog::ReadFrames(*rocksdb::FileSystem::Default(), options.data_dir + "/commit.log"));
   StoreOptions store_options;
   store_options.data_dir = options.data_dir;
   store_options.read_only = true;
@@ -204,23 +356,7 @@ Result<VerifyReport> Verify(const VerifyOptions& options) {
     uint32_t max_id = 0;
     VERDICT_RETURN_IF_ERROR(LoadDataKeys(*store, *cipher, &max_id));
   }
-  VERDICT_ASSIGN_OR_RETURN(VerifyReport report,
-                           VerifyStore(*store, key, cipher.get(), options.check_payloads));
-  if (report.ok) {
-    // Frames that continue the store's chain are what the next start will restore; say so,
-    // rather than let a verify before that start look like a journal missing decisions.
-    VERDICT_ASSIGN_OR_RETURN(
-        std::vector<CommitLogFrame> frames,
-        CommitLog::ReadFrames(*rocksdb::FileSystem::Default(), options.data_dir + "/commit.log"));
-    uint64_t next = report.records + 1;
-    for (const CommitLogFrame& frame : frames) {
-      if (frame.last_seq < next) continue;  // the store holds it
-      if (frame.first_seq != next) break;   // not a continuation: the start would refuse it
-      report.records_only_in_commit_log += frame.last_seq - frame.first_seq + 1;
-      next = frame.last_seq + 1;
-    }
-  }
-  return report;
+  return VerifyJournal(*store, key, cipher.get(), options.check_payloads, frames);
 }
 
 std::string VerifyReportToJson(const VerifyReport& r) {

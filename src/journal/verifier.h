@@ -1,7 +1,7 @@
 // Offline verification of a journal: the hash chain, the Merkle root at every checkpoint, the
-// checkpoint signatures, the head, and (optionally) payloads and indexes. Reports the first bad
-// record and why. Stateless functions; a read-only view of the store, safe beside a running
-// engine.
+// checkpoint signatures, the head, and (optionally) payloads and indexes, over the store and the
+// commit log's frames that continue it. Reports the first bad record and why. Stateless
+// functions; a read-only view of the store, safe beside a running engine.
 #pragma once
 
 #include <cstdint>
@@ -39,9 +39,9 @@ struct VerifyReport {
   std::string problem;  // empty when ok
   Digest last_hash{};
   Digest root{};
-  // Records after the store's last that only the commit log's frames hold (after a power
-  // failure, or a kill before the store's write): the engine's next start restores them into the
-  // store, where a later verify checks them. Not verified here. Set by Verify only.
+  // Of `records`, those after the store's last that only the commit log's frames hold (after a
+  // power failure, or a kill before the store's write): Verify checks them where the engine's
+  // next start will restore them. Set by Verify only.
   uint64_t records_only_in_commit_log = 0;
 };
 
