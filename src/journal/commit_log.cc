@@ -1,14 +1,17 @@
 #include "journal/commit_log.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <exception>
 #include <filesystem>
+#include <new>
 #include <random>
 #include <string>
 
 #include "common/sha256.h"
 #include "journal/bytes.h"
+#include "journal/direct_file.h"
 
 namespace verdict::journal {
 namespace {
@@ -105,7 +108,8 @@ std::vector<CommitLogFrame> CommitLog::ParseFrames(std::string_view bytes) {
 }
 
 Result<std::unique_ptr<CommitLog>> CommitLog::Open(const std::shared_ptr<rocksdb::FileSystem>& fs,
-                                                   const std::string& path, uint64_t size_bytes) {
+                                                   const std::string& path, uint64_t size_bytes,
+                                                   bool direct_io) {
   if (size_bytes < 2 * kFrameOverhead || size_bytes > kMaxSizeBytes) {
     return InvalidArgument("the commit log's size must be between " +
                            std::to_string(2 * kFrameOverhead) + " bytes and 1 GiB");
@@ -121,8 +125,13 @@ Result<std::unique_ptr<CommitLog>> CommitLog::Open(const std::shared_ptr<rocksdb
     }
   }
   std::unique_ptr<rocksdb::FSRandomRWFile> file;
-  rocksdb::IOStatus s = fs->NewRandomRWFile(path, rocksdb::FileOptions(), &file, nullptr);
-  if (!s.ok()) return IoError(s, "cannot open", path);
+  if (direct_io && fs == rocksdb::FileSystem::Default() && size_bytes % kDirectBlockBytes == 0) {
+    file = DirectRWFile::Open(path);
+  }
+  if (!file) {
+    rocksdb::IOStatus s = fs->NewRandomRWFile(path, rocksdb::FileOptions(), &file, nullptr);
+    if (!s.ok()) return IoError(s, "cannot open", path);
+  }
   auto log = std::unique_ptr<CommitLog>(new CommitLog(std::move(file), size_bytes));
   log->Restart();
   return log;
@@ -177,12 +186,41 @@ void CommitLog::EncodeFrame(uint64_t generation, uint64_t first_seq, uint64_t la
   out.append(reinterpret_cast<const char*>(check.data()), kCheckBytes);
 }
 
+void CommitLog::ReserveBlocks(size_t bytes) {
+  if (bytes <= blocks_capacity_) return;
+  const size_t capacity = std::max(bytes, 2 * blocks_capacity_ + kDirectBlockBytes) /
+                          kDirectBlockBytes * kDirectBlockBytes;
+  std::unique_ptr<char, FreeBlocks> grown(
+      static_cast<char*>(std::aligned_alloc(kDirectBlockBytes, capacity)));
+  if (!grown) throw std::bad_alloc();
+  if (blocks_) std::memcpy(grown.get(), blocks_.get(), blocks_capacity_);
+  blocks_ = std::move(grown);
+  blocks_capacity_ = capacity;
+}
+
 Status CommitLog::Append(uint64_t first_seq, uint64_t last_seq, std::string_view payload) {
   frame_.clear();
   EncodeFrame(generation_, first_seq, last_seq, payload, frame_);
-  rocksdb::IOStatus s = file_->Write(offset_, frame_, rocksdb::IOOptions(), nullptr);
+  // Whole blocks, from the start of the one offset_ is in (its first bytes as last written) to
+  // zeros after the frame: what a direct write needs, and the pages a buffered write would
+  // dirty anyway. At the end of a file of another size, only to its end.
+  const size_t head = offset_ % kDirectBlockBytes;
+  const uint64_t block_start = offset_ - head;
+  const size_t used = head + frame_.size();
+  const size_t length = static_cast<size_t>(
+      std::min<uint64_t>((used + kDirectBlockBytes - 1) / kDirectBlockBytes * kDirectBlockBytes,
+                         size_bytes_ - block_start));
+  ReserveBlocks((length + kDirectBlockBytes - 1) / kDirectBlockBytes * kDirectBlockBytes);
+  char* blocks = blocks_.get();
+  std::memcpy(blocks + head, frame_.data(), frame_.size());
+  std::memset(blocks + used, 0, length - used);
+  rocksdb::IOStatus s =
+      file_->Write(block_start, rocksdb::Slice(blocks, length), rocksdb::IOOptions(), nullptr);
   if (!s.ok()) return Unavailable("commit log write failed: " + s.ToString());
   offset_ += frame_.size();
+  // The block the next frame starts in begins with what this write left there.
+  const size_t next_head = offset_ % kDirectBlockBytes;
+  std::memmove(blocks, blocks + (offset_ - next_head - block_start), next_head);
   return Status::Ok();
 }
 

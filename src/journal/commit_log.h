@@ -12,6 +12,7 @@
 #include <rocksdb/file_system.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -44,8 +45,12 @@ class CommitLog {
   // reused when it has `size_bytes` (at most kMaxSizeBytes); otherwise it is written anew
   // (zeros, synced, renamed into place). Every frame it held must already be durable in the
   // store.
+  // With `direct_io`, the file is written with O_DIRECT where it can be: through the default
+  // file system (a wrapped one, such as the tests' fault injection, keeps its own files), on a
+  // file system that takes it, and at a size of whole blocks; otherwise through `fs`.
   static Result<std::unique_ptr<CommitLog>> Open(const std::shared_ptr<rocksdb::FileSystem>& fs,
-                                                 const std::string& path, uint64_t size_bytes);
+                                                 const std::string& path, uint64_t size_bytes,
+                                                 bool direct_io = false);
 
   // Whether Open would write the file anew (it is missing or of another size).
   static bool WouldCreate(rocksdb::FileSystem& fs, const std::string& path, uint64_t size_bytes);
@@ -61,6 +66,8 @@ class CommitLog {
   // elsewhere first.
   void Restart();
   uint64_t size_bytes() const { return size_bytes_; }
+  // Whether writes bypass the page cache (O_DIRECT).
+  bool direct_io() const { return file_->use_direct_io(); }
 
   static constexpr size_t kFrameOverhead = 40;  // header (32 bytes) and check (8)
   // Read whole on open, and a frame's length is 32 bits.
@@ -69,11 +76,21 @@ class CommitLog {
  private:
   CommitLog(std::unique_ptr<rocksdb::FSRandomRWFile> file, uint64_t size_bytes);
 
+  struct FreeBlocks {
+    void operator()(char* p) const { std::free(p); }
+  };
+  // Makes room for `bytes` in blocks_, keeping what it holds.
+  void ReserveBlocks(size_t bytes);
+
   std::unique_ptr<rocksdb::FSRandomRWFile> file_;
   uint64_t size_bytes_;
   uint64_t offset_ = 0;
   uint64_t generation_ = 0;
   std::string frame_;  // reused between appends
+  // What the next write covers, block-aligned in memory: it starts with the bytes already
+  // written to the block offset_ is in, since every write is of whole blocks.
+  std::unique_ptr<char, FreeBlocks> blocks_;
+  size_t blocks_capacity_ = 0;
 };
 
 }  // namespace verdict::journal

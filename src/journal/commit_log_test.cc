@@ -2,14 +2,19 @@
 // journal's use of it: groups the store lost are replayed from it on open.
 #include "journal/commit_log.h"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <future>
 #include <optional>
 
+#include "journal/direct_file.h"
 #include "journal/fault_fs.h"
 #include "journal/hash_chain.h"
 #include "journal/journal.h"
@@ -85,16 +90,85 @@ TEST(CommitLogTest, TornFrameEndsTheLog) {
 TEST(CommitLogTest, NewPassDoesNotReadThePreviousPassBeyondItsEnd) {
   TempDir dir;
   const std::string path = dir.Sub("commit.log");
-  auto log = OpenLog(path, 4096);
+  auto log = OpenLog(path, 4 * kDirectBlockBytes);
   ASSERT_TRUE(log);
-  ASSERT_TRUE(log->Append(1, 1, "pass one, 1").ok());
+  // First frames that end at a block's end, so that the new pass's write (whole blocks, zeros
+  // after the frame) leaves the old second frame in place.
+  const size_t fills_a_block = kDirectBlockBytes - CommitLog::kFrameOverhead;
+  ASSERT_TRUE(log->Append(1, 1, std::string(fills_a_block, '1')).ok());
   ASSERT_TRUE(log->Append(2, 2, "pass one, 2").ok());
   log->Restart();
   // Same size and a sequence the old second frame would continue: only the generation tells.
-  ASSERT_TRUE(log->Append(1, 1, "pass two, 1").ok());
+  ASSERT_TRUE(log->Append(1, 1, std::string(fills_a_block, '2')).ok());
   std::vector<CommitLogFrame> frames = Frames(path);
   ASSERT_EQ(frames.size(), 1u);
-  EXPECT_EQ(frames[0].payload, "pass two, 1");
+  EXPECT_EQ(frames[0].payload, std::string(fills_a_block, '2'));
+}
+
+// Frames of any size, across block boundaries, read back whole, written through the page cache
+// or directly; and with a file of whole blocks, direct I/O is used wherever the file system takes
+// it.
+TEST(CommitLogTest, FramesAcrossBlocksReadBackWithOrWithoutDirectIo) {
+  for (bool direct : {false, true}) {
+    TempDir dir;
+    const std::string path = dir.Sub("commit.log");
+    Result<std::unique_ptr<CommitLog>> log =
+        CommitLog::Open(Fs(), path, 16 * kDirectBlockBytes, direct);
+    ASSERT_TRUE(log.ok()) << log.status().ToString();
+    const int probe = ::open(path.c_str(), O_RDWR | O_DIRECT | O_CLOEXEC);
+    const bool takes_direct_io = probe >= 0;
+    if (probe >= 0) ::close(probe);
+    EXPECT_EQ((*log)->direct_io(), direct && takes_direct_io);
+    const std::vector<size_t> sizes = {1, 100, 4000, 4056, 5000, 9000, 3, 4095, 4096, 4097, 70};
+    uint64_t seq = 1;
+    for (size_t size : sizes) {
+      ASSERT_TRUE((*log)->Append(seq, seq, std::string(size, static_cast<char>('a' + seq))).ok());
+      ++seq;
+    }
+    ASSERT_TRUE((*log)->Sync().ok());
+    std::vector<CommitLogFrame> frames = Frames(path);
+    ASSERT_EQ(frames.size(), sizes.size()) << "direct " << direct;
+    for (size_t i = 0; i < sizes.size(); ++i) {
+      EXPECT_EQ(frames[i].first_seq, i + 1);
+      EXPECT_EQ(frames[i].payload, std::string(sizes[i], static_cast<char>('a' + i + 1)));
+    }
+  }
+}
+
+TEST(CommitLogTest, AWrappedFileSystemOrAFileOfPartBlocksIsWrittenThroughThePageCache) {
+  TempDir dir;
+  Result<std::unique_ptr<CommitLog>> wrapped = CommitLog::Open(
+      std::make_shared<FaultInjectingFileSystem>(), dir.Sub("a.log"), 4 * kDirectBlockBytes, true);
+  ASSERT_TRUE(wrapped.ok()) << wrapped.status().ToString();
+  EXPECT_FALSE((*wrapped)->direct_io());
+  Result<std::unique_ptr<CommitLog>> part =
+      CommitLog::Open(Fs(), dir.Sub("b.log"), 4 * kDirectBlockBytes + 100, true);
+  ASSERT_TRUE(part.ok()) << part.status().ToString();
+  EXPECT_FALSE((*part)->direct_io());
+  ASSERT_TRUE((*part)->Append(1, 1, std::string(4 * kDirectBlockBytes, 'x')).ok());
+  ASSERT_EQ(Frames(dir.Sub("b.log")).size(), 1u);
+}
+
+TEST(DirectRWFileTest, RefusesUnalignedWrites) {
+  TempDir dir;
+  const std::string path = dir.Sub("direct.bin");
+  { std::ofstream(path) << std::string(2 * kDirectBlockBytes, '\0'); }
+  std::unique_ptr<DirectRWFile> file = DirectRWFile::Open(path);
+  if (!file) GTEST_SKIP() << "this file system does not take O_DIRECT";
+  std::unique_ptr<char, decltype(&std::free)> block(
+      static_cast<char*>(std::aligned_alloc(kDirectBlockBytes, 2 * kDirectBlockBytes)), &std::free);
+  std::memset(block.get(), 'z', 2 * kDirectBlockBytes);
+  const rocksdb::IOOptions io;
+  EXPECT_TRUE(file->Write(0, rocksdb::Slice(block.get(), kDirectBlockBytes), io, nullptr).ok());
+  EXPECT_FALSE(file->Write(1, rocksdb::Slice(block.get(), kDirectBlockBytes), io, nullptr).ok());
+  EXPECT_FALSE(file->Write(0, rocksdb::Slice(block.get(), 100), io, nullptr).ok());
+  EXPECT_FALSE(
+      file->Write(0, rocksdb::Slice(block.get() + 1, kDirectBlockBytes), io, nullptr).ok());
+  EXPECT_TRUE(file->Sync(io, nullptr).ok());
+  std::ifstream in(path, std::ios::binary);
+  std::string head(kDirectBlockBytes + 1, '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  EXPECT_EQ(head, std::string(kDirectBlockBytes, 'z') + '\0');
 }
 
 TEST(CommitLogTest, FramesMustContinueTheSequence) {

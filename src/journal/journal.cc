@@ -804,7 +804,8 @@ Status Journal::ReplayCommitLog() {
                          " MiB to keep (journal.commit_log_mb, journal.min_free_mb)");
     }
   }
-  VERDICT_ASSIGN_OR_RETURN(commit_log_, CommitLog::Open(fs, path, options_.commit_log_bytes));
+  VERDICT_ASSIGN_OR_RETURN(commit_log_, CommitLog::Open(fs, path, options_.commit_log_bytes,
+                                                        options_.commit_log_direct_io));
   return Status::Ok();
 }
 

@@ -85,6 +85,9 @@ struct JournalOptions {
   // without a sync; the store is synced only when the log starts over. 0: every group syncs the
   // store's WAL instead.
   uint64_t commit_log_bytes = 0;
+  // The commit log is written with O_DIRECT where the file system takes it (DirectRWFile);
+  // false keeps it in the page cache (for side-by-side benchmarks).
+  bool commit_log_direct_io = true;
   // Test hook: RocksDB's file system (see FaultInjectingFileSystem). Null: the default.
   std::shared_ptr<rocksdb::FileSystem> file_system;
 };
