@@ -12,7 +12,11 @@ period, which shows a host CPU quota's pauses (docs/PERFORMANCE.md, issue 7, ses
 --overlap runs two threads syncing the same file side by side (each its own blocks) and counts,
 per thread, the syncs over 1.5 ms inside which a whole sync of the other thread started and
 ended (0.5 ms or more before their end): whether a second commit in flight could have been
-durable sooner (session 20). It ignores --file (the file is overwritten) and --gap-us."""
+durable sooner (session 20). It ignores --file (the file is overwritten) and --gap-us.
+--direct writes with O_DIRECT (with --file overwrite and a --size of whole 4 KiB blocks), as the
+journal's commit log does (session 21). Every run also reports the process's CPU per write and
+sync."""
+import mmap
 import argparse
 import os
 import tempfile
@@ -32,7 +36,12 @@ parser.add_argument("--gap-us", type=int, default=0,
 parser.add_argument("--overlap", action="store_true",
                     help="two threads, each writing and syncing its own blocks of one "
                          "overwritten file (ignores --file and --gap-us)")
+parser.add_argument("--direct", action="store_true",
+                    help="write with O_DIRECT (needs --file overwrite and a --size of whole "
+                         "4096-byte blocks)")
 args = parser.parse_args()
+if args.direct and (args.file != "overwrite" or args.size % 4096 != 0):
+    parser.error("--direct needs --file overwrite and a --size that is a multiple of 4096")
 
 
 def overlap_run():
@@ -80,18 +89,28 @@ with tempfile.NamedTemporaryFile(dir=args.dir) as f:
     elif args.file == "fallocate":
         os.posix_fallocate(f.fileno(), 0, args.count * args.size)
         os.fsync(f.fileno())
+    fd = f.fileno()
+    if args.direct:
+        fd = os.open(f.name, os.O_RDWR | os.O_DIRECT)
+        data = mmap.mmap(-1, args.size)  # page-aligned, as O_DIRECT needs
+        data.write(b"x" * args.size)
     latencies = []
     starts = []
+    cpu_before = os.times()
     began = time.perf_counter()
     for i in range(args.count):
         start = time.perf_counter()
-        os.pwrite(f.fileno(), data, i * args.size)
-        os.fdatasync(f.fileno())
+        os.pwritev(fd, [data], i * args.size)
+        os.fdatasync(fd)
         end = time.perf_counter()
         latencies.append(end - start)
         starts.append(start - began)
         while time.perf_counter() - end < args.gap_us * 1e-6:
             pass
+    cpu_after = os.times()
+    if args.direct:
+        os.close(fd)
+cpu_us = (cpu_after.user + cpu_after.system - cpu_before.user - cpu_before.system) * 1e6
 slow_phases = [int(s * 1e3 % 100 // 10) for s, l in zip(starts, latencies) if l > 2e-3]
 latencies.sort()
 
@@ -100,8 +119,10 @@ def ms(q):
     return latencies[min(int(q * len(latencies)), len(latencies) - 1)] * 1e3
 
 
-print(f"{args.count} writes of {args.size} B ({args.file}) + fdatasync: p50 {ms(0.5):.3f} ms, "
-      f"p99 {ms(0.99):.3f} ms, p99.9 {ms(0.999):.3f} ms, max {latencies[-1] * 1e3:.3f} ms")
+mode = args.file + (", O_DIRECT" if args.direct else "")
+print(f"{args.count} writes of {args.size} B ({mode}) + fdatasync: p50 {ms(0.5):.3f} ms, "
+      f"p99 {ms(0.99):.3f} ms, p99.9 {ms(0.999):.3f} ms, max {latencies[-1] * 1e3:.3f} ms; "
+      f"CPU {cpu_us / args.count:.1f} us per write and sync")
 by_decile = [slow_phases.count(d) for d in range(10)]
 print(f"over 2 ms: {len(slow_phases)}; by phase in a 100 ms period (tenths, from the first "
       f"write): {by_decile}")
