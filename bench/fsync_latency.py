@@ -16,8 +16,8 @@ durable sooner (session 20). It ignores --file (the file is overwritten) and --g
 --direct writes with O_DIRECT (with --file overwrite and a --size of whole 4 KiB blocks), as the
 journal's commit log does (session 21). Every run also reports the process's CPU per write and
 sync."""
-import mmap
 import argparse
+import mmap
 import os
 import tempfile
 import time

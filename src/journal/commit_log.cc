@@ -186,19 +186,19 @@ void CommitLog::EncodeFrame(uint64_t generation, uint64_t first_seq, uint64_t la
   out.append(reinterpret_cast<const char*>(check.data()), kCheckBytes);
 }
 
-void CommitLog::ReserveBlocks(size_t bytes) {
+void CommitLog::ReserveBlocks(size_t bytes, size_t keep) {
   if (bytes <= blocks_capacity_) return;
-  const size_t capacity = std::max(bytes, 2 * blocks_capacity_ + kDirectBlockBytes) /
-                          kDirectBlockBytes * kDirectBlockBytes;
+  const size_t capacity = (bytes + kDirectBlockBytes - 1) / kDirectBlockBytes * kDirectBlockBytes;
   std::unique_ptr<char, FreeBlocks> grown(
       static_cast<char*>(std::aligned_alloc(kDirectBlockBytes, capacity)));
   if (!grown) throw std::bad_alloc();
-  if (blocks_) std::memcpy(grown.get(), blocks_.get(), blocks_capacity_);
+  if (keep > 0) std::memcpy(grown.get(), blocks_.get(), keep);
   blocks_ = std::move(grown);
   blocks_capacity_ = capacity;
 }
 
 Status CommitLog::Append(uint64_t first_seq, uint64_t last_seq, std::string_view payload) {
+  if (!Fits(payload.size())) return Internal("commit log frame written past the log's end");
   frame_.clear();
   EncodeFrame(generation_, first_seq, last_seq, payload, frame_);
   // Whole blocks, from the start of the one offset_ is in (its first bytes as last written) to
@@ -210,7 +210,7 @@ Status CommitLog::Append(uint64_t first_seq, uint64_t last_seq, std::string_view
   const size_t length = static_cast<size_t>(
       std::min<uint64_t>((used + kDirectBlockBytes - 1) / kDirectBlockBytes * kDirectBlockBytes,
                          size_bytes_ - block_start));
-  ReserveBlocks((length + kDirectBlockBytes - 1) / kDirectBlockBytes * kDirectBlockBytes);
+  ReserveBlocks(length, head);
   char* blocks = blocks_.get();
   std::memcpy(blocks + head, frame_.data(), frame_.size());
   std::memset(blocks + used, 0, length - used);

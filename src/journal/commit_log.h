@@ -45,9 +45,10 @@ class CommitLog {
   // reused when it has `size_bytes` (at most kMaxSizeBytes); otherwise it is written anew
   // (zeros, synced, renamed into place). Every frame it held must already be durable in the
   // store.
-  // With `direct_io`, the file is written with O_DIRECT where it can be: through the default
-  // file system (a wrapped one, such as the tests' fault injection, keeps its own files), on a
-  // file system that takes it, and at a size of whole blocks; otherwise through `fs`.
+  // With `direct_io` (as the journal asks, JournalOptions::commit_log_direct_io), the file is
+  // written with O_DIRECT where it can be: through the default file system (a wrapped one, such
+  // as the tests' fault injection, keeps its own files), on a file system that takes it, and at
+  // a size of whole blocks; otherwise through `fs`.
   static Result<std::unique_ptr<CommitLog>> Open(const std::shared_ptr<rocksdb::FileSystem>& fs,
                                                  const std::string& path, uint64_t size_bytes,
                                                  bool direct_io = false);
@@ -79,8 +80,8 @@ class CommitLog {
   struct FreeBlocks {
     void operator()(char* p) const { std::free(p); }
   };
-  // Makes room for `bytes` in blocks_, keeping what it holds.
-  void ReserveBlocks(size_t bytes);
+  // Makes room for `bytes` in blocks_ (whole blocks), keeping its first `keep` bytes.
+  void ReserveBlocks(size_t bytes, size_t keep);
 
   std::unique_ptr<rocksdb::FSRandomRWFile> file_;
   uint64_t size_bytes_;

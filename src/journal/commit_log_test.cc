@@ -147,6 +147,9 @@ TEST(CommitLogTest, AWrappedFileSystemOrAFileOfPartBlocksIsWrittenThroughThePage
   EXPECT_FALSE((*part)->direct_io());
   ASSERT_TRUE((*part)->Append(1, 1, std::string(4 * kDirectBlockBytes, 'x')).ok());
   ASSERT_EQ(Frames(dir.Sub("b.log")).size(), 1u);
+  // The last write stops at the file's end.
+  EXPECT_EQ(std::filesystem::file_size(dir.Sub("b.log")), 4 * kDirectBlockBytes + 100);
+  EXPECT_FALSE((*part)->Append(2, 2, std::string(100, 'y')).ok());  // 60 bytes are left
 }
 
 TEST(DirectRWFileTest, RefusesUnalignedWrites) {
@@ -348,9 +351,88 @@ TEST(JournalCommitLogTest, VerifyReportsAFrameThatHoldsNoWriteBatch) {
   const VerifyReport report = VerifyDir(setup.dir.Sub("data"));
   EXPECT_FALSE(report.ok);
   EXPECT_EQ(report.first_bad_seq, 21u);
-  EXPECT_NE(report.problem.find("does not hold a readable write batch"), std::string::npos)
+  EXPECT_NE(report.problem.find("does not hold a group commit's write batch"), std::string::npos)
       << report.problem;
   EXPECT_EQ(report.records, 20u);
+}
+
+// Opens the store in `data_dir` for writing (no journal on it), to tamper with it.
+std::unique_ptr<JournalStore> OpenStore(const std::string& data_dir) {
+  StoreOptions so;
+  so.data_dir = data_dir;
+  so.create_if_missing = false;
+  Result<std::unique_ptr<JournalStore>> store = JournalStore::Open(so);
+  EXPECT_TRUE(store.ok()) << store.status().ToString();
+  return store.ok() ? std::move(store).value() : nullptr;
+}
+
+// A frame that deletes a record the store holds (its check written anew) would have the next
+// start remove it: a problem, though each record read verifies.
+TEST(JournalCommitLogTest, VerifyReportsAFrameThatDeletesARecord) {
+  LossyJournal setup;
+  LoseTheStoresTail(setup);
+  const std::string path = setup.dir.Sub("data/commit.log");
+  std::vector<CommitLogFrame> frames = Frames(path);
+  auto first_lost = std::find_if(frames.begin(), frames.end(),
+                                 [](const CommitLogFrame& f) { return f.first_seq == 21; });
+  ASSERT_NE(first_lost, frames.end());
+  {
+    std::unique_ptr<JournalStore> store = OpenStore(setup.dir.Sub("data"));
+    ASSERT_TRUE(store);
+    rocksdb::WriteBatch batch(first_lost->payload);
+    ASSERT_TRUE(batch.Delete(store->handle(Cf::kRecords), SeqKey(5)).ok());
+    first_lost->payload = batch.Data();
+  }
+  RewriteLog(path, frames);
+
+  const VerifyReport report = VerifyDir(setup.dir.Sub("data"));
+  EXPECT_FALSE(report.ok);
+  EXPECT_NE(report.problem.find("does not hold a group commit's write batch"), std::string::npos)
+      << report.problem;
+}
+
+// The store's head removed, with the commit log's frames still there: the head is what is
+// reported, not the frames that no longer follow it.
+TEST(JournalCommitLogTest, VerifyReportsAMissingHeadBeforeTheFrames) {
+  LossyJournal setup;
+  LoseTheStoresTail(setup);
+  {
+    std::unique_ptr<JournalStore> store = OpenStore(setup.dir.Sub("data"));
+    ASSERT_TRUE(store);
+    rocksdb::WriteBatch batch;
+    ASSERT_TRUE(batch.Delete(store->handle(Cf::kMeta), kMetaHeadKey).ok());
+    ASSERT_TRUE(store->Write(batch, /*sync=*/true).ok());
+  }
+  const VerifyReport report = VerifyDir(setup.dir.Sub("data"));
+  EXPECT_FALSE(report.ok);
+  EXPECT_EQ(report.problem, "the journal head is missing");
+  EXPECT_EQ(report.first_bad_seq, 20u);
+  EXPECT_EQ(report.records, 20u);
+}
+
+// The journal on the default file system writes its log directly wherever the file system
+// takes it, and what it committed so is there after a reopen.
+TEST(JournalCommitLogTest, TheJournalWritesItsLogDirectlyWhereItCan) {
+  TempDir dir;
+  JournalOptions o;
+  o.data_dir = dir.Sub("data");
+  o.commit_log_bytes = uint64_t{1} << 20;
+  bool direct = false;
+  {
+    Result<std::unique_ptr<Journal>> j = Journal::Open(o);
+    ASSERT_TRUE(j.ok()) << j.status().ToString();
+    direct = (*j)->commit_log_direct_io();
+    for (uint64_t i = 1; i <= 30; i += 5) WriteAll(**j, i, i + 4);
+  }
+  const int probe = ::open(dir.Sub("data/commit.log").c_str(), O_RDWR | O_DIRECT | O_CLOEXEC);
+  EXPECT_EQ(direct, probe >= 0);
+  if (probe >= 0) ::close(probe);
+  std::vector<CommitLogFrame> frames = Frames(dir.Sub("data/commit.log"));
+  ASSERT_FALSE(frames.empty());
+  EXPECT_EQ(frames.back().last_seq, 30u);
+  Result<std::unique_ptr<Journal>> reopened = Journal::Open(o);
+  ASSERT_TRUE(reopened.ok()) << reopened.status().ToString();
+  EXPECT_EQ((*reopened)->durable_sequence(), 30u);
 }
 
 // A frame missing from the log's middle leaves a gap the engine's start refuses; so does verify.

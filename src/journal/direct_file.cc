@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 
 namespace verdict::journal {
@@ -20,7 +21,18 @@ bool Aligned(uint64_t value) { return value % kDirectBlockBytes == 0; }
 std::unique_ptr<DirectRWFile> DirectRWFile::Open(const std::string& path) {
   const int fd = ::open(path.c_str(), O_RDWR | O_DIRECT | O_CLOEXEC);
   if (fd < 0) return nullptr;
-  return std::unique_ptr<DirectRWFile>(new DirectRWFile(path, fd));
+  std::unique_ptr<DirectRWFile> file(new DirectRWFile(path, fd));
+  // Some file systems take the flag but refuse the writes (alignment they need is larger):
+  // better found here than by the first commit, which would fail the journal closed.
+  std::unique_ptr<char, decltype(&std::free)> zeros(
+      static_cast<char*>(std::aligned_alloc(kDirectBlockBytes, kDirectBlockBytes)), &std::free);
+  if (!zeros) return nullptr;
+  std::memset(zeros.get(), 0, kDirectBlockBytes);
+  if (!file->Write(0, rocksdb::Slice(zeros.get(), kDirectBlockBytes), rocksdb::IOOptions(), nullptr)
+           .ok()) {
+    return nullptr;
+  }
+  return file;
 }
 
 DirectRWFile::~DirectRWFile() {
@@ -38,21 +50,11 @@ rocksdb::IOStatus DirectRWFile::Write(uint64_t offset, const rocksdb::Slice& dat
         ::pwrite(fd_, data.data() + done, data.size() - done, static_cast<off_t>(offset + done));
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) return Errno("cannot write", path_);
-    // A short direct write stops at a block boundary, so the rest stays aligned.
+    if (n == 0 || !Aligned(static_cast<uint64_t>(n))) {
+      return rocksdb::IOStatus::IOError("short direct write to " + path_);
+    }
     done += static_cast<size_t>(n);
   }
-  return rocksdb::IOStatus::OK();
-}
-
-rocksdb::IOStatus DirectRWFile::Read(uint64_t offset, size_t n, const rocksdb::IOOptions&,
-                                     rocksdb::Slice* result, char* scratch,
-                                     rocksdb::IODebugContext*) const {
-  if (!Aligned(offset) || !Aligned(n) || !Aligned(reinterpret_cast<uintptr_t>(scratch))) {
-    return rocksdb::IOStatus::InvalidArgument("unaligned direct read from " + path_);
-  }
-  const ssize_t got = ::pread(fd_, scratch, n, static_cast<off_t>(offset));
-  if (got < 0) return Errno("cannot read", path_);
-  *result = rocksdb::Slice(scratch, static_cast<size_t>(got));
   return rocksdb::IOStatus::OK();
 }
 

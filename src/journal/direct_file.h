@@ -3,8 +3,8 @@
 // bookkeeping and a writeback pass inside fdatasync, and bypassing it took about a quarter less
 // CPU per write and sync on our VM (docs/PERFORMANCE.md, issue 7, session 21). Writes must be
 // whole aligned blocks from aligned memory (kDirectBlockBytes); the caller pads them. Sync is
-// fdatasync, which still flushes the device's cache.
-// Not thread-safe: one writer, as the commit log has.
+// fdatasync, which still flushes the device's cache. Reads go through the file system instead.
+// Owned by the CommitLog that opened it; not thread-safe: one writer, as the commit log has.
 #pragma once
 
 #include <rocksdb/file_system.h>
@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <memory>
 #include <string>
+#include <utility>
 
 namespace verdict::journal {
 
@@ -21,8 +22,10 @@ inline constexpr size_t kDirectBlockBytes = 4096;
 
 class DirectRWFile : public rocksdb::FSRandomRWFile {
  public:
-  // Null when the file system does not take O_DIRECT (tmpfs, some network file systems) or the
-  // file cannot be opened: the caller then uses its buffered file.
+  // Null when the file system does not take O_DIRECT (an older tmpfs, some network file
+  // systems), the file cannot be opened, or a direct write of its first block fails (a logical
+  // block larger than ours): the caller then uses its buffered file. That write puts zeros in
+  // the first block: only for a file whose frames are all in the store already.
   static std::unique_ptr<DirectRWFile> Open(const std::string& path);
   ~DirectRWFile() override;
 
@@ -30,9 +33,10 @@ class DirectRWFile : public rocksdb::FSRandomRWFile {
   size_t GetRequiredBufferAlignment() const override { return kDirectBlockBytes; }
   rocksdb::IOStatus Write(uint64_t offset, const rocksdb::Slice& data,
                           const rocksdb::IOOptions& options, rocksdb::IODebugContext* dbg) override;
-  rocksdb::IOStatus Read(uint64_t offset, size_t n, const rocksdb::IOOptions& options,
-                         rocksdb::Slice* result, char* scratch,
-                         rocksdb::IODebugContext* dbg) const override;
+  rocksdb::IOStatus Read(uint64_t, size_t, const rocksdb::IOOptions&, rocksdb::Slice*, char*,
+                         rocksdb::IODebugContext*) const override {
+    return rocksdb::IOStatus::NotSupported("the commit log is read through the file system");
+  }
   rocksdb::IOStatus Flush(const rocksdb::IOOptions&, rocksdb::IODebugContext*) override {
     return rocksdb::IOStatus::OK();
   }

@@ -806,6 +806,8 @@ Status Journal::ReplayCommitLog() {
   }
   VERDICT_ASSIGN_OR_RETURN(commit_log_, CommitLog::Open(fs, path, options_.commit_log_bytes,
                                                         options_.commit_log_direct_io));
+  spdlog::info("journal: commit log {} ({} MiB) written {}", path, options_.commit_log_bytes >> 20,
+               commit_log_->direct_io() ? "with O_DIRECT" : "through the page cache");
   return Status::Ok();
 }
 

@@ -173,6 +173,8 @@ class Journal {
   bool healthy() const;
   Status health() const;              // Ok, or kUnavailable with the reason
   uint64_t durable_sequence() const;  // the last committed seq (0: none)
+  // Whether the commit log is written with O_DIRECT (false without a commit log).
+  bool commit_log_direct_io() const { return commit_log_ && commit_log_->direct_io(); }
   // Entries enqueued and not yet durable (queued or in the group being written); 0 once the
   // journal has failed closed.
   uint64_t backlog() const;

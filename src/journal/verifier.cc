@@ -1,9 +1,7 @@
 #include "journal/verifier.h"
 
-#include <rocksdb/write_batch.h>
-
+#include <algorithm>
 #include <filesystem>
-#include <functional>
 #include <map>
 #include <utility>
 #include <vector>
@@ -12,6 +10,7 @@
 #include "journal/commit_log.h"
 #include "journal/hash_chain.h"
 #include "journal/head.h"
+#include "journal/logged_writes.h"
 #include "journal/merkle.h"
 #include "journal/record.h"
 #include "journal/stored_record.h"
@@ -56,56 +55,6 @@ void AddCheckpoint(uint64_t key_size, std::string_view bytes, const PublicKey& t
   }
 }
 
-// The writes of the commit log's frames that continue the store, held in memory over it: the
-// journal as the engine's next start would leave it, read without writing anything.
-class LoggedWrites : public rocksdb::WriteBatch::Handler {
- public:
-  explicit LoggedWrites(const JournalStore& store) : store_(store) {}
-
-  // Adds a frame's writes; false when its payload is not a WriteBatch of puts and deletes.
-  bool Add(const CommitLogFrame& frame) {
-    rocksdb::WriteBatch batch(frame.payload);
-    return batch.Iterate(this).ok();
-  }
-
-  // A key of the index and meta column families (records and checkpoints are read in order).
-  Result<std::optional<std::string>> Get(Cf cf, std::string_view key) const {
-    auto it = writes_.find({Id(cf), std::string(key)});
-    if (it != writes_.end()) return it->second;
-    return store_.Get(cf, key);
-  }
-
-  // The records and checkpoints put, in the frames' order, as (key, value).
-  const std::vector<std::pair<std::string, std::string>>& records() const { return records_; }
-  const std::vector<std::pair<std::string, std::string>>& checkpoints() const {
-    return checkpoints_;
-  }
-
-  rocksdb::Status PutCF(uint32_t cf, const rocksdb::Slice& key,
-                        const rocksdb::Slice& value) override {
-    if (cf == Id(Cf::kRecords)) {
-      records_.emplace_back(key.ToString(), value.ToString());
-    } else if (cf == Id(Cf::kCheckpoints)) {
-      checkpoints_.emplace_back(key.ToString(), value.ToString());
-    } else {
-      writes_[{cf, key.ToString()}] = value.ToString();
-    }
-    return rocksdb::Status::OK();
-  }
-  rocksdb::Status DeleteCF(uint32_t cf, const rocksdb::Slice& key) override {
-    writes_[{cf, key.ToString()}] = std::nullopt;
-    return rocksdb::Status::OK();
-  }
-
- private:
-  uint32_t Id(Cf cf) const { return store_.handle(cf)->GetID(); }
-
-  const JournalStore& store_;
-  std::map<std::pair<uint32_t, std::string>, std::optional<std::string>> writes_;
-  std::vector<std::pair<std::string, std::string>> records_;
-  std::vector<std::pair<std::string, std::string>> checkpoints_;
-};
-
 // Checks the payload of record `seq` and that the indexes lead back to it.
 std::string CheckPayload(const LoggedWrites& journal, std::string_view stored, uint64_t seq,
                          const PayloadCipher* cipher, bool* encrypted) {
@@ -146,7 +95,6 @@ class ChainWalk {
             const PayloadCipher* cipher, bool check_payloads)
       : journal_(journal),
         checkpoints_(checkpoints),
-        next_checkpoint_(checkpoints.begin()),
         cipher_(cipher),
         check_payloads_(check_payloads) {}
 
@@ -177,8 +125,8 @@ class ChainWalk {
     prev_ = entry->record_hash;
     // Checkpoints strictly inside this record's range cannot exist (keys are sizes); check the
     // one at exactly this size.
-    if (next_checkpoint_ != checkpoints_.end() && next_checkpoint_->first == seq) {
-      const CheckpointSlot& slot = next_checkpoint_->second;
+    if (auto checkpoint = checkpoints_.find(seq); checkpoint != checkpoints_.end()) {
+      const CheckpointSlot& slot = checkpoint->second;
       if (!slot.problem.empty()) return Fail(seq, slot.problem);
       if (slot.checkpoint->root != merkle_.Root()) {
         return Fail(seq, "checkpoint " + Seq(seq) + ": Merkle root differs from the records");
@@ -187,7 +135,6 @@ class ChainWalk {
         return Fail(seq, "checkpoint " + Seq(seq) + ": last record hash differs from the records");
       }
       ++report_.checkpoints;
-      ++next_checkpoint_;
     }
     report_.records = seq;
     report_.last_hash = prev_;
@@ -198,8 +145,8 @@ class ChainWalk {
   // After the last record: no checkpoint beyond it, and the head names it.
   bool Finish() {
     const uint64_t count = report_.records;
-    if (next_checkpoint_ != checkpoints_.end()) {
-      return Fail(count + 1, "checkpoint " + Seq(next_checkpoint_->first) +
+    if (auto beyond = checkpoints_.upper_bound(count); beyond != checkpoints_.end()) {
+      return Fail(count + 1, "checkpoint " + Seq(beyond->first) +
                                  " covers records beyond the last (" + Seq(count) +
                                  "): records were removed from the end");
     }
@@ -232,7 +179,6 @@ class ChainWalk {
  private:
   const LoggedWrites& journal_;
   const Checkpoints& checkpoints_;
-  Checkpoints::const_iterator next_checkpoint_;
   const PayloadCipher* cipher_;
   bool check_payloads_;
   CompactMerkle merkle_;
@@ -240,43 +186,12 @@ class ChainWalk {
   VerifyReport report_;
 };
 
-// The store's last record by its head, as the engine's start reads it; 0 without a readable one.
-uint64_t StoreHeadSeq(const JournalStore& store) {
-  Result<std::optional<std::string>> bytes = store.Get(Cf::kMeta, kMetaHeadKey);
-  if (!bytes.ok() || !bytes->has_value()) return 0;
-  Result<JournalHead> head = DecodeHead(**bytes);
-  return head.ok() ? head->last_seq : 0;
-}
-
 Result<VerifyReport> VerifyJournal(const JournalStore& store, const PublicKey& trusted_key,
                                    const PayloadCipher* cipher, bool check_payloads,
                                    const std::vector<CommitLogFrame>& frames) {
-  // The frames the engine's next start would restore: those after the store's last record, as
-  // long as they continue it. One that would leave a gap refuses that start, so it is a problem.
-  LoggedWrites logged(store);
-  std::string frames_problem;
-  uint64_t frames_problem_seq = 0;
-  uint64_t store_last = StoreHeadSeq(store);
-  uint64_t next = store_last + 1;
-  for (const CommitLogFrame& frame : frames) {
-    if (frame.last_seq < next) continue;  // the store holds it
-    const std::string name =
-        "commit log frame of records " + Seq(frame.first_seq) + ".." + Seq(frame.last_seq);
-    if (frame.first_seq != next) {
-      frames_problem = name + " does not follow the store's last record " + Seq(next - 1);
-    } else if (!logged.Add(frame)) {
-      frames_problem = name + " does not hold a readable write batch";
-    }
-    if (!frames_problem.empty()) {
-      frames_problem_seq = next;
-      break;
-    }
-    next = frame.last_seq + 1;
-  }
-
   Checkpoints checkpoints;
+  int64_t last_time = INT64_MIN;
   {
-    int64_t last_time = INT64_MIN;
     std::unique_ptr<rocksdb::Iterator> it = store.NewIterator(Cf::kCheckpoints);
     for (it->SeekToFirst(); it->Valid(); it->Next()) {
       uint64_t key_size = ParseSeqKey(it->key().ToStringView());
@@ -284,40 +199,62 @@ Result<VerifyReport> VerifyJournal(const JournalStore& store, const PublicKey& t
       AddCheckpoint(key_size, it->value().ToStringView(), trusted_key, last_time, checkpoints);
     }
     VERDICT_RETURN_IF_ERROR(FromRocks(it->status(), "reading checkpoints"));
-    for (const auto& [key, value] : logged.checkpoints()) {
-      uint64_t key_size = ParseSeqKey(key);
-      if (key_size <= store_last) {
-        return Bad({}, key_size, "a commit log frame holds a checkpoint of the store's records");
-      }
-      AddCheckpoint(key_size, value, trusted_key, last_time, checkpoints);
-    }
   }
 
+  // The store first, on its own: its records, checkpoints and head.
+  LoggedWrites logged(store);  // no frames yet: the store as it is
   ChainWalk walk(logged, checkpoints, cipher, check_payloads);
-  std::unique_ptr<rocksdb::Iterator> it = store.NewIterator(Cf::kRecords);
-  for (it->SeekToFirst(); it->Valid(); it->Next()) {
-    if (!walk.Next(it->key().ToStringView(), it->value().ToStringView())) return walk.report();
-  }
-  VERDICT_RETURN_IF_ERROR(FromRocks(it->status(), "reading records"));
-
-  // The frames' records continue the chain from the store's last, with its Merkle tree and
-  // checkpoints; their head must then name the last of them.
   VerifyReport& report = walk.report();
+  {
+    std::unique_ptr<rocksdb::Iterator> it = store.NewIterator(Cf::kRecords);
+    for (it->SeekToFirst(); it->Valid(); it->Next()) {
+      if (!walk.Next(it->key().ToStringView(), it->value().ToStringView())) return report;
+    }
+    VERDICT_RETURN_IF_ERROR(FromRocks(it->status(), "reading records"));
+  }
+  if (!walk.Finish()) return report;
+
+  // Then the frames the engine's next start would restore: those after the store's last record,
+  // as long as they continue it (one that leaves a gap refuses that start), applied over it.
   const uint64_t in_store = report.records;
-  bool ok =
-      logged.records().empty() || in_store == store_last ||
-      walk.Fail(in_store + 1, "the store holds " + Seq(in_store) + " records but its head names " +
-                                  Seq(store_last) + " (truncated or extended)");
+  uint64_t next = in_store + 1;
+  std::string frames_problem;
+  for (const CommitLogFrame& frame : frames) {
+    if (frame.last_seq < next) continue;  // the store holds it
+    const std::string name =
+        "commit log frame of records " + Seq(frame.first_seq) + ".." + Seq(frame.last_seq);
+    if (frame.first_seq != next) {
+      frames_problem = name + " does not follow the store's last record " + Seq(next - 1);
+    } else if (!logged.Add(frame)) {
+      frames_problem = name + " does not hold a group commit's write batch";
+    }
+    if (!frames_problem.empty()) break;
+    next = frame.last_seq + 1;
+  }
+  for (const auto& [key, value] : logged.checkpoints()) {
+    const uint64_t key_size = ParseSeqKey(key);
+    if (key_size <= in_store || checkpoints.count(key_size) != 0) {
+      frames_problem = "a commit log frame holds a checkpoint of tree size " + Seq(key_size) +
+                       ", which is not after the store's";
+      break;
+    }
+    AddCheckpoint(key_size, value, trusted_key, last_time, checkpoints);
+  }
+  bool ok = true;
   for (auto record = logged.records().begin(); ok && record != logged.records().end(); ++record) {
     ok = walk.Next(record->first, record->second);
   }
   report.records_only_in_commit_log = report.records - in_store;
-  if (ok && !logged.records().empty() && report.records + 1 != next) {
-    ok = walk.Fail(report.records + 1, "the commit log's frames name records to " + Seq(next - 1) +
-                                           " but hold records to " + Seq(report.records));
+  if (!ok) return report;
+  if (frames_problem.empty() && report.records + 1 != next) {
+    frames_problem = "the commit log's frames name records to " + Seq(next - 1) +
+                     " but hold records to " + Seq(report.records);
   }
-  if (ok && !frames_problem.empty()) ok = walk.Fail(frames_problem_seq, frames_problem);
-  report.ok = ok && walk.Finish();
+  if (!frames_problem.empty()) {
+    walk.Fail(report.records + 1, frames_problem);
+    return report;
+  }
+  report.ok = walk.Finish();
   return report;
 }
 
