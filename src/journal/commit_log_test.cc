@@ -11,6 +11,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <future>
 #include <optional>
 
@@ -291,6 +292,29 @@ void RewriteLog(const std::string& path, const std::vector<CommitLogFrame>& fram
   ASSERT_TRUE(log->Sync().ok());
 }
 
+// Opens the store in `data_dir` for writing (no journal on it), to tamper with it.
+std::unique_ptr<JournalStore> OpenStore(const std::string& data_dir) {
+  StoreOptions so;
+  so.data_dir = data_dir;
+  so.create_if_missing = false;
+  Result<std::unique_ptr<JournalStore>> store = JournalStore::Open(so);
+  EXPECT_TRUE(store.ok()) << store.status().ToString();
+  return store.ok() ? std::move(store).value() : nullptr;
+}
+
+// Changes the frame that holds the lost records from 21 on with `change`, and writes the log
+// anew, checks and all, as someone who can write the data directory could.
+void ChangeTheFirstLostFrame(LossyJournal& setup,
+                             const std::function<void(CommitLogFrame&)>& change) {
+  const std::string path = setup.dir.Sub("data/commit.log");
+  std::vector<CommitLogFrame> frames = Frames(path);
+  auto first_lost = std::find_if(frames.begin(), frames.end(),
+                                 [](const CommitLogFrame& f) { return f.first_seq == 21; });
+  ASSERT_NE(first_lost, frames.end());
+  change(*first_lost);
+  RewriteLog(path, frames);
+}
+
 // Before the engine's next start, a read-only verify checks the records only the commit log
 // holds where that start will put them: the same chain, root and count as a verify after it.
 TEST(JournalCommitLogTest, VerifyChecksTheRecordsOnlyTheLogHolds) {
@@ -318,16 +342,12 @@ TEST(JournalCommitLogTest, VerifyChecksTheRecordsOnlyTheLogHolds) {
 TEST(JournalCommitLogTest, VerifyFindsARecordAlteredInTheLog) {
   LossyJournal setup;
   LoseTheStoresTail(setup);
-  const std::string path = setup.dir.Sub("data/commit.log");
-  std::vector<CommitLogFrame> frames = Frames(path);
-  auto first_lost = std::find_if(frames.begin(), frames.end(),
-                                 [](const CommitLogFrame& f) { return f.first_seq == 21; });
-  ASSERT_NE(first_lost, frames.end());
-  // The frame's first record: a byte of its payload, past the entry's 49-byte header.
-  const size_t entry = first_lost->payload.find(kEntryMagic);
-  ASSERT_NE(entry, std::string::npos);
-  first_lost->payload[entry + 60] ^= 0x01;
-  RewriteLog(path, frames);
+  ChangeTheFirstLostFrame(setup, [](CommitLogFrame& frame) {
+    // The frame's first record: a byte of its payload, past the entry's 49-byte header.
+    const size_t entry = frame.payload.find(kEntryMagic);
+    ASSERT_NE(entry, std::string::npos);
+    frame.payload[entry + 60] ^= 0x01;
+  });
 
   const VerifyReport report = VerifyDir(setup.dir.Sub("data"));
   EXPECT_FALSE(report.ok);
@@ -340,13 +360,8 @@ TEST(JournalCommitLogTest, VerifyFindsARecordAlteredInTheLog) {
 TEST(JournalCommitLogTest, VerifyReportsAFrameThatHoldsNoWriteBatch) {
   LossyJournal setup;
   LoseTheStoresTail(setup);
-  const std::string path = setup.dir.Sub("data/commit.log");
-  std::vector<CommitLogFrame> frames = Frames(path);
-  auto first_lost = std::find_if(frames.begin(), frames.end(),
-                                 [](const CommitLogFrame& f) { return f.first_seq == 21; });
-  ASSERT_NE(first_lost, frames.end());
-  first_lost->payload = "not a write batch";
-  RewriteLog(path, frames);
+  ChangeTheFirstLostFrame(setup,
+                          [](CommitLogFrame& frame) { frame.payload = "not a write batch"; });
 
   const VerifyReport report = VerifyDir(setup.dir.Sub("data"));
   EXPECT_FALSE(report.ok);
@@ -356,34 +371,18 @@ TEST(JournalCommitLogTest, VerifyReportsAFrameThatHoldsNoWriteBatch) {
   EXPECT_EQ(report.records, 20u);
 }
 
-// Opens the store in `data_dir` for writing (no journal on it), to tamper with it.
-std::unique_ptr<JournalStore> OpenStore(const std::string& data_dir) {
-  StoreOptions so;
-  so.data_dir = data_dir;
-  so.create_if_missing = false;
-  Result<std::unique_ptr<JournalStore>> store = JournalStore::Open(so);
-  EXPECT_TRUE(store.ok()) << store.status().ToString();
-  return store.ok() ? std::move(store).value() : nullptr;
-}
-
 // A frame that deletes a record the store holds (its check written anew) would have the next
 // start remove it: a problem, though each record read verifies.
 TEST(JournalCommitLogTest, VerifyReportsAFrameThatDeletesARecord) {
   LossyJournal setup;
   LoseTheStoresTail(setup);
-  const std::string path = setup.dir.Sub("data/commit.log");
-  std::vector<CommitLogFrame> frames = Frames(path);
-  auto first_lost = std::find_if(frames.begin(), frames.end(),
-                                 [](const CommitLogFrame& f) { return f.first_seq == 21; });
-  ASSERT_NE(first_lost, frames.end());
-  {
+  ChangeTheFirstLostFrame(setup, [&](CommitLogFrame& frame) {
     std::unique_ptr<JournalStore> store = OpenStore(setup.dir.Sub("data"));
     ASSERT_TRUE(store);
-    rocksdb::WriteBatch batch(first_lost->payload);
+    rocksdb::WriteBatch batch(frame.payload);
     ASSERT_TRUE(batch.Delete(store->handle(Cf::kRecords), SeqKey(5)).ok());
-    first_lost->payload = batch.Data();
-  }
-  RewriteLog(path, frames);
+    frame.payload = batch.Data();
+  });
 
   const VerifyReport report = VerifyDir(setup.dir.Sub("data"));
   EXPECT_FALSE(report.ok);
