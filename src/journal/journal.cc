@@ -13,6 +13,7 @@
 #include "journal/bytes.h"
 #include "journal/hash_chain.h"
 #include "journal/head.h"
+#include "journal/logged_writes.h"
 #include "journal/stored_record.h"
 
 namespace verdict::journal {
@@ -770,6 +771,16 @@ Status Journal::ReplayCommitLog() {
                         std::to_string(frame.last_seq) +
                         " does not follow the store's last record " + std::to_string(last_seq) +
                         "; run `verdict audit verify`");
+    }
+    // Only the frame's 8-byte check vouches for these bytes: read them before RocksDB does,
+    // so that a forged or damaged batch is named rather than half understood (group_batch.h).
+    if (Result<std::vector<GroupBatchOp>> ops = CheckGroupBatch(*store_, frame.payload);
+        !ops.ok()) {
+      return Status(StatusCode::kFailedPrecondition,
+                    "commit log frame of records " + std::to_string(frame.first_seq) + ".." +
+                        std::to_string(frame.last_seq) +
+                        " does not hold a group commit's write batch (" + ops.status().message() +
+                        "); run `verdict audit verify`");
     }
     rocksdb::WriteBatch batch(std::move(frame.payload));
     VERDICT_RETURN_IF_ERROR(store_->Write(batch, /*sync=*/true));

@@ -2,42 +2,46 @@
 
 namespace verdict::journal {
 
-bool LoggedWrites::Add(const CommitLogFrame& frame) {
-  rocksdb::WriteBatch batch(frame.payload);
-  return batch.Iterate(this).ok();
+Result<std::vector<GroupBatchOp>> CheckGroupBatch(const JournalStore& store,
+                                                  std::string_view payload) {
+  VERDICT_ASSIGN_OR_RETURN(std::vector<GroupBatchOp> ops, ReadGroupBatch(payload));
+  const uint32_t state = store.handle(Cf::kState)->GetID();
+  for (const GroupBatchOp& op : ops) {
+    bool known = false;
+    for (int c = 0; c < static_cast<int>(Cf::kCount) && !known; ++c) {
+      known = op.column_family == store.handle(static_cast<Cf>(c))->GetID();
+    }
+    if (!known) {
+      return InvalidArgument("a write to column family " + std::to_string(op.column_family) +
+                             ", which the journal does not have");
+    }
+    if (op.is_delete && op.column_family != state) {
+      return InvalidArgument("a delete outside account state");
+    }
+  }
+  return ops;
+}
+
+Status LoggedWrites::Add(const CommitLogFrame& frame) {
+  VERDICT_ASSIGN_OR_RETURN(std::vector<GroupBatchOp> ops, CheckGroupBatch(store_, frame.payload));
+  for (const GroupBatchOp& op : ops) {
+    if (op.column_family == Id(Cf::kRecords)) {
+      records_.emplace_back(op.key, op.value);
+    } else if (op.column_family == Id(Cf::kCheckpoints)) {
+      checkpoints_.emplace_back(op.key, op.value);
+    } else if (op.is_delete) {
+      writes_[{op.column_family, std::string(op.key)}] = std::nullopt;
+    } else {
+      writes_[{op.column_family, std::string(op.key)}] = std::string(op.value);
+    }
+  }
+  return Status::Ok();
 }
 
 Result<std::optional<std::string>> LoggedWrites::Get(Cf cf, std::string_view key) const {
   auto it = writes_.find({Id(cf), std::string(key)});
   if (it != writes_.end()) return it->second;
   return store_.Get(cf, key);
-}
-
-rocksdb::Status LoggedWrites::PutCF(uint32_t cf, const rocksdb::Slice& key,
-                                    const rocksdb::Slice& value) {
-  if (cf == Id(Cf::kRecords)) {
-    records_.emplace_back(key.ToString(), value.ToString());
-    return rocksdb::Status::OK();
-  }
-  if (cf == Id(Cf::kCheckpoints)) {
-    checkpoints_.emplace_back(key.ToString(), value.ToString());
-    return rocksdb::Status::OK();
-  }
-  for (int c = 0; c < static_cast<int>(Cf::kCount); ++c) {
-    if (cf == Id(static_cast<Cf>(c))) {
-      writes_[{cf, key.ToString()}] = value.ToString();
-      return rocksdb::Status::OK();
-    }
-  }
-  return rocksdb::Status::Corruption("a put to an unknown column family");
-}
-
-rocksdb::Status LoggedWrites::DeleteCF(uint32_t cf, const rocksdb::Slice& key) {
-  // A group commit deletes account state only; a delete of a record, checkpoint, index or the
-  // head would make the next start remove what verify had read from the store.
-  if (cf != Id(Cf::kState)) return rocksdb::Status::Corruption("a delete outside account state");
-  writes_[{cf, key.ToString()}] = std::nullopt;
-  return rocksdb::Status::OK();
 }
 
 }  // namespace verdict::journal

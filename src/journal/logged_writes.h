@@ -1,11 +1,8 @@
 // LoggedWrites: the writes of the commit log's frames that continue the store, held in memory
 // over it: the journal as the engine's next start would leave it, read without writing anything
-// (for the offline verify). Only what a group commit writes is accepted: puts to our column
-// families, and deletes of account state; anything else in a frame makes Add fail.
+// (for the offline verify). Only what a group commit writes is accepted (CheckGroupBatch).
 // Not thread-safe; borrows the store, which must outlive it.
 #pragma once
-
-#include <rocksdb/write_batch.h>
 
 #include <cstdint>
 #include <map>
@@ -17,17 +14,25 @@
 
 #include "common/result.h"
 #include "journal/commit_log.h"
+#include "journal/group_batch.h"
 #include "journal/store.h"
 
 namespace verdict::journal {
 
-class LoggedWrites : private rocksdb::WriteBatch::Handler {
+// Whether `payload` is a write batch such as a group commit writes: puts to the store's column
+// families and deletes of account state (a delete of a record, checkpoint, index or the head
+// would have a replay remove what was verified). Checked before RocksDB reads it, on replay and
+// in verify. The operations on success.
+Result<std::vector<GroupBatchOp>> CheckGroupBatch(const JournalStore& store,
+                                                  std::string_view payload);
+
+class LoggedWrites {
  public:
   explicit LoggedWrites(const JournalStore& store) : store_(store) {}
 
-  // Adds a frame's writes; false when its payload is not a WriteBatch of a group commit's writes
-  // (what it held before the failing write may have been added).
-  bool Add(const CommitLogFrame& frame);
+  // Adds a frame's writes, or the reason its payload is no group commit's batch (nothing of it
+  // is added then).
+  Status Add(const CommitLogFrame& frame);
 
   // A key of the index and meta column families, as the frames left it, else the store's.
   Result<std::optional<std::string>> Get(Cf cf, std::string_view key) const;
@@ -38,9 +43,6 @@ class LoggedWrites : private rocksdb::WriteBatch::Handler {
   const KeyValues& checkpoints() const { return checkpoints_; }
 
  private:
-  rocksdb::Status PutCF(uint32_t cf, const rocksdb::Slice& key,
-                        const rocksdb::Slice& value) override;
-  rocksdb::Status DeleteCF(uint32_t cf, const rocksdb::Slice& key) override;
   uint32_t Id(Cf cf) const { return store_.handle(cf)->GetID(); }
 
   const JournalStore& store_;

@@ -225,8 +225,8 @@ Result<VerifyReport> VerifyJournal(const JournalStore& store, const PublicKey& t
         "commit log frame of records " + Seq(frame.first_seq) + ".." + Seq(frame.last_seq);
     if (frame.first_seq != next) {
       frames_problem = name + " does not follow the store's last record " + Seq(next - 1);
-    } else if (!logged.Add(frame)) {
-      frames_problem = name + " does not hold a group commit's write batch";
+    } else if (Status added = logged.Add(frame); !added.ok()) {
+      frames_problem = name + " does not hold a group commit's write batch: " + added.message();
     }
     if (!frames_problem.empty()) break;
     next = frame.last_seq + 1;

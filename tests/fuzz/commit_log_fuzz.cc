@@ -1,14 +1,69 @@
 // libFuzzer target: the journal's commit log reader (read on every start, from a file a crash
 // or a bad disk may have damaged) must never crash, hang or over-allocate on any bytes; the
 // frames it returns must continue one another; and valid frames must read back whole, with a
-// damaged second frame ending the log after the first.
+// damaged second frame ending the log after the first. The bytes as a frame's payload, decoded
+// as `verdict audit verify` decodes one (a group commit's WriteBatch), must be accepted or
+// refused, never crash; and one our reader accepts (group_batch.h), RocksDB's reads the same.
+#include <rocksdb/write_batch.h>
+#include <unistd.h>
+
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "journal/commit_log.h"
+#include "journal/group_batch.h"
+#include "journal/logged_writes.h"
+#include "journal/store.h"
+
+namespace {
+
+// One store for the whole run, for its column family ids; removed at exit.
+const verdict::journal::JournalStore& Store() {
+  static const std::string dir = std::filesystem::temp_directory_path().string() +
+                                 "/verdict_commit_log_fuzz_" + std::to_string(::getpid());
+  static const std::unique_ptr<verdict::journal::JournalStore> store = [] {
+    std::filesystem::remove_all(dir);
+    verdict::journal::StoreOptions options;
+    options.data_dir = dir;
+    auto opened = verdict::journal::JournalStore::Open(options);
+    if (!opened.ok()) __builtin_trap();
+    std::atexit([] { std::filesystem::remove_all(dir); });
+    return std::move(opened).value();
+  }();
+  return *store;
+}
+
+// Checks RocksDB's reading of a batch against ours, operation by operation.
+struct SameOps : rocksdb::WriteBatch::Handler {
+  explicit SameOps(const std::vector<verdict::journal::GroupBatchOp>& expected) : ops(expected) {}
+  rocksdb::Status Check(bool is_delete, uint32_t cf, const rocksdb::Slice& key,
+                        const rocksdb::Slice& value) {
+    if (next >= ops.size()) __builtin_trap();
+    const verdict::journal::GroupBatchOp& op = ops[next++];
+    if (op.is_delete != is_delete || op.column_family != cf || op.key != key.ToStringView() ||
+        op.value != value.ToStringView()) {
+      __builtin_trap();
+    }
+    return rocksdb::Status::OK();
+  }
+  rocksdb::Status PutCF(uint32_t cf, const rocksdb::Slice& key,
+                        const rocksdb::Slice& value) override {
+    return Check(false, cf, key, value);
+  }
+  rocksdb::Status DeleteCF(uint32_t cf, const rocksdb::Slice& key) override {
+    return Check(true, cf, key, rocksdb::Slice());
+  }
+  const std::vector<verdict::journal::GroupBatchOp>& ops;
+  size_t next = 0;
+};
+
+}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using verdict::journal::CommitLog;
@@ -39,5 +94,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   log[at] = static_cast<char>(log[at] ^ 0x5a);
   std::vector<CommitLogFrame> damaged = CommitLog::ParseFrames(log);
   if (damaged.size() != 1 || damaged[0].payload != first) __builtin_trap();
+
+  // A batch our reader accepts is one RocksDB's reads the same way, without aborting.
+  auto ops = verdict::journal::ReadGroupBatch(input);
+  if (ops.ok()) {
+    SameOps same(*ops);
+    rocksdb::WriteBatch batch{std::string(input)};
+    if (!batch.Iterate(&same).ok() || same.next != ops->size()) __builtin_trap();
+  }
+  verdict::journal::LoggedWrites logged(Store());
+  const bool added = logged.Add(CommitLogFrame{1, 1, std::string(input)}).ok();
+  if (added && !ops.ok()) __builtin_trap();
   return 0;
 }
