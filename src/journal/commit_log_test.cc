@@ -366,7 +366,7 @@ TEST(JournalCommitLogTest, VerifyReportsAFrameThatHoldsNoWriteBatch) {
   const VerifyReport report = VerifyDir(setup.dir.Sub("data"));
   EXPECT_FALSE(report.ok);
   EXPECT_EQ(report.first_bad_seq, 21u);
-  EXPECT_NE(report.problem.find("does not hold a group commit's write batch"), std::string::npos)
+  EXPECT_NE(report.problem.find("does not hold its group's write batch"), std::string::npos)
       << report.problem;
   EXPECT_EQ(report.records, 20u);
 }
@@ -384,9 +384,12 @@ TEST(JournalCommitLogTest, ABatchThatAbortsRocksDbIsRefusedNotReplayed) {
   EXPECT_NE(report.problem.find("not a put or a delete"), std::string::npos) << report.problem;
   Result<std::unique_ptr<Journal>> j = Journal::Open(setup.Options(uint64_t{1} << 20));
   ASSERT_FALSE(j.ok());
-  EXPECT_NE(j.status().message().find("does not hold a group commit's write batch"),
-            std::string::npos)
+  EXPECT_NE(j.status().message().find("does not hold its group's write batch"), std::string::npos)
       << j.status().message();
+  // Nothing of it was written: the store is as before.
+  const VerifyReport again = VerifyDir(setup.dir.Sub("data"));
+  EXPECT_EQ(again.records, 20u);
+  EXPECT_EQ(again.first_bad_seq, 21u);
 }
 
 // A frame that deletes a record the store holds (its check written anew) would have the next
@@ -404,8 +407,27 @@ TEST(JournalCommitLogTest, VerifyReportsAFrameThatDeletesARecord) {
 
   const VerifyReport report = VerifyDir(setup.dir.Sub("data"));
   EXPECT_FALSE(report.ok);
-  EXPECT_NE(report.problem.find("does not hold a group commit's write batch"), std::string::npos)
+  EXPECT_NE(report.problem.find("a delete outside account state"), std::string::npos)
       << report.problem;
+  EXPECT_FALSE(Journal::Open(setup.Options(uint64_t{1} << 20)).ok());
+}
+
+// A frame whose batch lacks the records it names (an empty batch here) would leave a gap that
+// the next frame's head hides: verify and the engine's start both refuse it.
+TEST(JournalCommitLogTest, AFrameWithoutItsRecordsIsRefused) {
+  LossyJournal setup;
+  LoseTheStoresTail(setup);
+  ChangeTheFirstLostFrame(setup,
+                          [](CommitLogFrame& frame) { frame.payload = std::string(12, '\0'); });
+  const VerifyReport report = VerifyDir(setup.dir.Sub("data"));
+  EXPECT_FALSE(report.ok);
+  EXPECT_EQ(report.first_bad_seq, 21u);
+  EXPECT_NE(report.problem.find("records only to 20 of its group 21.."), std::string::npos)
+      << report.problem;
+  Result<std::unique_ptr<Journal>> j = Journal::Open(setup.Options(uint64_t{1} << 20));
+  ASSERT_FALSE(j.ok());
+  EXPECT_NE(j.status().message().find("does not hold its group's write batch"), std::string::npos)
+      << j.status().message();
 }
 
 // The store's head removed, with the commit log's frames still there: the head is what is

@@ -48,8 +48,7 @@ class Reader {
 };
 
 Status Malformed(size_t offset, const std::string& why) {
-  return InvalidArgument("not a group commit's write batch at byte " + std::to_string(offset) +
-                         ": " + why);
+  return InvalidArgument("at byte " + std::to_string(offset) + ": " + why);
 }
 
 }  // namespace
@@ -64,22 +63,62 @@ Result<std::vector<GroupBatchOp>> ReadGroupBatch(std::string_view rep) {
     const size_t at = kHeaderBytes + in.pos();
     if (ops.size() == count) return Malformed(at, "more operations than its count");
     uint8_t tag = 0;
-    in.Byte(tag);
+    in.Byte(tag);  // cannot fail: !in.done()
     GroupBatchOp op;
     if (tag == kTagColumnFamilyPut || tag == kTagColumnFamilyDelete) {
-      if (!in.Varint32(op.column_family)) return Malformed(at, "a truncated column family");
+      if (!in.Varint32(op.column_family))
+        return Malformed(at, "a truncated or over-long column family");
     } else if (tag != kTagPut && tag != kTagDelete) {
       return Malformed(at,
                        "an operation of kind " + std::to_string(tag) + ", not a put or a delete");
     }
     op.is_delete = tag == kTagDelete || tag == kTagColumnFamilyDelete;
-    if (!in.Slice(op.key)) return Malformed(at, "a truncated key");
-    if (!op.is_delete && !in.Slice(op.value)) return Malformed(at, "a truncated value");
+    if (!in.Slice(op.key)) return Malformed(at, "a truncated or over-long key");
+    if (!op.is_delete && !in.Slice(op.value))
+      return Malformed(at, "a truncated or over-long value");
     ops.push_back(op);
   }
   if (ops.size() != count) {
     return Malformed(rep.size(), "its count says " + std::to_string(count) +
                                      " operations but it holds " + std::to_string(ops.size()));
+  }
+  return ops;
+}
+
+}  // namespace verdict::journal
+
+namespace verdict::journal {
+
+Result<std::vector<GroupBatchOp>> CheckGroupBatch(const JournalStore& store,
+                                                  std::string_view payload, uint64_t first_seq,
+                                                  uint64_t last_seq) {
+  VERDICT_ASSIGN_OR_RETURN(std::vector<GroupBatchOp> ops, ReadGroupBatch(payload));
+  const uint32_t state = store.handle(Cf::kState)->GetID();
+  const uint32_t records = store.handle(Cf::kRecords)->GetID();
+  uint64_t next = first_seq;
+  for (const GroupBatchOp& op : ops) {
+    bool known = false;
+    for (int c = static_cast<int>(Cf::kState); c < static_cast<int>(Cf::kCount) && !known; ++c) {
+      known = op.column_family == store.handle(static_cast<Cf>(c))->GetID();
+    }
+    if (!known) {
+      return InvalidArgument("a write to column family " + std::to_string(op.column_family) +
+                             ", which is not one of the journal's");
+    }
+    if (op.is_delete && op.column_family != state) {
+      return InvalidArgument("a delete outside account state");
+    }
+    if (op.column_family == records) {
+      if (next > last_seq || ParseSeqKey(op.key) != next) {
+        return InvalidArgument("a record other than the next of its group (" +
+                               std::to_string(next) + ")");
+      }
+      ++next;
+    }
+  }
+  if (next != last_seq + 1) {
+    return InvalidArgument("records only to " + std::to_string(next - 1) + " of its group " +
+                           std::to_string(first_seq) + ".." + std::to_string(last_seq));
   }
   return ops;
 }

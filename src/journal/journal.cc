@@ -11,9 +11,9 @@
 
 #include "common/event_loop.h"
 #include "journal/bytes.h"
+#include "journal/group_batch.h"
 #include "journal/hash_chain.h"
 #include "journal/head.h"
-#include "journal/logged_writes.h"
 #include "journal/stored_record.h"
 
 namespace verdict::journal {
@@ -774,12 +774,13 @@ Status Journal::ReplayCommitLog() {
     }
     // Only the frame's 8-byte check vouches for these bytes: read them before RocksDB does,
     // so that a forged or damaged batch is named rather than half understood (group_batch.h).
-    if (Result<std::vector<GroupBatchOp>> ops = CheckGroupBatch(*store_, frame.payload);
+    if (Result<std::vector<GroupBatchOp>> ops =
+            CheckGroupBatch(*store_, frame.payload, frame.first_seq, frame.last_seq);
         !ops.ok()) {
       return Status(StatusCode::kFailedPrecondition,
                     "commit log frame of records " + std::to_string(frame.first_seq) + ".." +
                         std::to_string(frame.last_seq) +
-                        " does not hold a group commit's write batch (" + ops.status().message() +
+                        " does not hold its group's write batch (" + ops.status().message() +
                         "); run `verdict audit verify`");
     }
     rocksdb::WriteBatch batch(std::move(frame.payload));

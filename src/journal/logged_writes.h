@@ -19,19 +19,12 @@
 
 namespace verdict::journal {
 
-// Whether `payload` is a write batch such as a group commit writes: puts to the store's column
-// families and deletes of account state (a delete of a record, checkpoint, index or the head
-// would have a replay remove what was verified). Checked before RocksDB reads it, on replay and
-// in verify. The operations on success.
-Result<std::vector<GroupBatchOp>> CheckGroupBatch(const JournalStore& store,
-                                                  std::string_view payload);
-
 class LoggedWrites {
  public:
   explicit LoggedWrites(const JournalStore& store) : store_(store) {}
 
-  // Adds a frame's writes, or the reason its payload is no group commit's batch (nothing of it
-  // is added then).
+  // Adds a frame's writes, or the reason its payload is not its group's batch (CheckGroupBatch;
+  // nothing of it is added then).
   Status Add(const CommitLogFrame& frame);
 
   // A key of the index and meta column families, as the frames left it, else the store's.

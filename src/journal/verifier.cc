@@ -226,7 +226,7 @@ Result<VerifyReport> VerifyJournal(const JournalStore& store, const PublicKey& t
     if (frame.first_seq != next) {
       frames_problem = name + " does not follow the store's last record " + Seq(next - 1);
     } else if (Status added = logged.Add(frame); !added.ok()) {
-      frames_problem = name + " does not hold a group commit's write batch: " + added.message();
+      frames_problem = name + " does not hold its group's write batch (" + added.message() + ")";
     }
     if (!frames_problem.empty()) break;
     next = frame.last_seq + 1;
@@ -246,10 +246,6 @@ Result<VerifyReport> VerifyJournal(const JournalStore& store, const PublicKey& t
   }
   report.records_only_in_commit_log = report.records - in_store;
   if (!ok) return report;
-  if (frames_problem.empty() && report.records + 1 != next) {
-    frames_problem = "the commit log's frames name records to " + Seq(next - 1) +
-                     " but hold records to " + Seq(report.records);
-  }
   if (!frames_problem.empty()) {
     walk.Fail(report.records + 1, frames_problem);
     return report;
