@@ -85,10 +85,6 @@ Result<std::vector<GroupBatchOp>> ReadGroupBatch(std::string_view rep) {
   return ops;
 }
 
-}  // namespace verdict::journal
-
-namespace verdict::journal {
-
 Result<std::vector<GroupBatchOp>> CheckGroupBatch(const JournalStore& store,
                                                   std::string_view payload, uint64_t first_seq,
                                                   uint64_t last_seq) {
