@@ -1,10 +1,13 @@
 """The journal through the real binary: idempotent retries, 409 on a changed body, the
-stored-decision routes, state that survives a restart, and `verdict audit verify`."""
+stored-decision routes, state that survives a restart, and `verdict audit verify`, also beside
+an engine that is deciding."""
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import unittest
 
 sys.path.insert(0, os.path.dirname(__file__))
@@ -88,6 +91,49 @@ class JournalTest(unittest.TestCase):
                              capture_output=True, text=True, timeout=60)
         self.assertEqual(out.returncode, 0, out.stderr)
         self.assertEqual(len(out.stdout.splitlines()), 21)
+
+    def test_verify_beside_a_deciding_engine(self):
+        """A verify run while decisions are being journaled reads the store and the commit log's
+        frames as they are at that moment: it must pass, with every decision acknowledged before
+        it started among its records (none of them a false problem, none missing)."""
+        data = tempfile.mkdtemp(prefix="verdict-it-data-")
+        acknowledged = []
+        stop = threading.Event()
+        errors = []
+        with VerdictProcess(data_dir=data) as server:
+            def decide():
+                conn = server.connection(timeout=10)
+                try:
+                    for i in range(5000):
+                        if stop.is_set():
+                            return
+                        status, d = server.json("POST", "/v1/decisions", transaction(
+                            "live-%d" % i, sender={"account": "ACC-L%d" % (i % 50)}), conn=conn)
+                        if status != 200:
+                            errors.append((status, d))
+                            return
+                        acknowledged.append(d["decision_id"])
+                finally:
+                    conn.close()
+
+            writer = threading.Thread(target=decide)
+            writer.start()
+            try:
+                for _ in range(4):
+                    before = len(acknowledged)
+                    out = subprocess.run([BINARY, "audit", "verify", "--data-dir",
+                                          os.path.join(data, "journal"), "--json"],
+                                         capture_output=True, text=True, timeout=60)
+                    self.assertEqual(out.returncode, 0, out.stdout + out.stderr)
+                    report = json.loads(out.stdout)
+                    self.assertTrue(report["ok"], report)
+                    self.assertGreaterEqual(report["records"], before)
+            finally:
+                stop.set()
+                writer.join(timeout=30)
+            self.assertEqual(errors, [])
+            self.assertGreater(len(acknowledged), 0)
+        shutil.rmtree(data, ignore_errors=True)
 
 
 if __name__ == "__main__":
