@@ -9,7 +9,8 @@
 #   3. overload: bulk at 3x the knee plus realtime at 10% of it, priority scheduler vs FIFO, and
 #      priority with realtime on the realtime listener.
 # Usage (from the repository root): bench/load/knee.sh [build/release/bin]; writes JSON results
-# to $OUT (default /tmp/verdict-knee). Needs nginx-light (scripts/setup) and taskset.
+# to $OUT (default /tmp/verdict-knee) and prints them in short (bench/load/knee_summary.py).
+# Needs nginx-light (scripts/setup) and taskset.
 # Environment: RAMP (the rates), STEP_S (seconds per step), REPEATS (engine ramps, default 1),
 # KNEE (scale the overloads from this rate instead of the ramps' median knee, e.g. to repeat an
 # earlier session's overload, or when no ramp met the bar). Leave LOAD_BUSY_POLL unset for the
@@ -55,6 +56,7 @@ if [ "$KNEE" != "$MEDIAN" ]; then echo "overloads scaled from KNEE=$KNEE/s" >&2;
 if [ "$KNEE" -eq 0 ]; then
   # No step met the bar (the first step also warms a fresh engine up): no knee to scale from.
   echo "no rate kept standard p99 <= 2 ms: the overload scenarios need a knee; stopping" >&2
+  /usr/bin/python3 "$(dirname "$0")/knee_summary.py" "$OUT" >&2
   exit 1
 fi
 
@@ -94,4 +96,5 @@ realtime_load $(( KNEE / 10 )) 10 "$OUT/overload_listener_realtime.json"
 load "$PORT" --rate $(( KNEE * 3 )) --duration 10 --mix bulk=1 > "$OUT/overload_listener_bulk.json"
 wait "$REALTIME_LOAD"
 stop_engine
+/usr/bin/python3 "$(dirname "$0")/knee_summary.py" "$OUT" >&2
 echo "results in $OUT" >&2
