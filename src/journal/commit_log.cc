@@ -25,6 +25,17 @@ Status IoError(const rocksdb::IOStatus& s, std::string_view what, const std::str
   return Unavailable(std::string(what) + " " + path + ": " + s.ToString());
 }
 
+// A frame's header (magic, generation, first and last seq, payload length), appended to `out`.
+void EncodeHeader(uint64_t generation, uint64_t first_seq, uint64_t last_seq, size_t payload_bytes,
+                  std::string& out) {
+  ByteWriter w(out);
+  w.U32(kMagic);
+  w.U64(generation);
+  w.U64(first_seq);
+  w.U64(last_seq);
+  w.U32(static_cast<uint32_t>(payload_bytes));
+}
+
 bool CheckMatches(std::string_view header, std::string_view payload, std::string_view check) {
   const Sha256Digest digest = Sha256Of(header, payload);
   return std::memcmp(digest.data(), check.data(), kCheckBytes) == 0;
@@ -174,14 +185,10 @@ void CommitLog::Restart() {
 
 void CommitLog::EncodeFrame(uint64_t generation, uint64_t first_seq, uint64_t last_seq,
                             std::string_view payload, std::string& out) {
-  const size_t header_at = out.size();
-  ByteWriter w(out);
-  w.U32(kMagic);
-  w.U64(generation);
-  w.U64(first_seq);
-  w.U64(last_seq);
-  w.U32(static_cast<uint32_t>(payload.size()));
-  const Sha256Digest check = Sha256Of(std::string_view(out).substr(header_at), payload);
+  std::string header;
+  EncodeHeader(generation, first_seq, last_seq, payload.size(), header);
+  const Sha256Digest check = Sha256Of(header, payload);
+  out.append(header);
   out.append(payload);
   out.append(reinterpret_cast<const char*>(check.data()), kCheckBytes);
 }
@@ -199,25 +206,30 @@ void CommitLog::ReserveBlocks(size_t bytes, size_t keep) {
 
 Status CommitLog::Append(uint64_t first_seq, uint64_t last_seq, std::string_view payload) {
   if (!Fits(payload.size())) return Internal("commit log frame written past the log's end");
-  frame_.clear();
-  EncodeFrame(generation_, first_seq, last_seq, payload, frame_);
+  header_.clear();
+  EncodeHeader(generation_, first_seq, last_seq, payload.size(), header_);
+  const Sha256Digest check = Sha256Of(header_, payload);
+  const size_t frame_bytes = kFrameOverhead + payload.size();
   // Whole blocks, from the start of the one offset_ is in (its first bytes as last written) to
   // zeros after the frame: what a direct write needs, and the pages a buffered write would
   // dirty anyway. At the end of a file of another size, only to its end.
   const size_t head = offset_ % kDirectBlockBytes;
   const uint64_t block_start = offset_ - head;
-  const size_t used = head + frame_.size();
+  const size_t used = head + frame_bytes;
   const size_t length = static_cast<size_t>(
       std::min<uint64_t>((used + kDirectBlockBytes - 1) / kDirectBlockBytes * kDirectBlockBytes,
                          size_bytes_ - block_start));
   ReserveBlocks(length, head);
   char* blocks = blocks_.get();
-  std::memcpy(blocks + head, frame_.data(), frame_.size());
+  // The frame goes straight into the blocks: header, payload, check (as EncodeFrame lays it out).
+  std::memcpy(blocks + head, header_.data(), kHeaderBytes);
+  std::memcpy(blocks + head + kHeaderBytes, payload.data(), payload.size());
+  std::memcpy(blocks + used - kCheckBytes, check.data(), kCheckBytes);
   std::memset(blocks + used, 0, length - used);
   rocksdb::IOStatus s =
       file_->Write(block_start, rocksdb::Slice(blocks, length), rocksdb::IOOptions(), nullptr);
   if (!s.ok()) return Unavailable("commit log write failed: " + s.ToString());
-  offset_ += frame_.size();
+  offset_ += frame_bytes;
   // The block the next frame starts in begins with what this write left there.
   const size_t next_head = offset_ % kDirectBlockBytes;
   std::memmove(blocks, blocks + (offset_ - next_head - block_start), next_head);

@@ -87,7 +87,7 @@ class CommitLog {
   uint64_t size_bytes_;
   uint64_t offset_ = 0;
   uint64_t generation_ = 0;
-  std::string frame_;  // reused between appends
+  std::string header_;  // reused between appends
   // What the next write covers, block-aligned in memory: it starts with the bytes already
   // written to the block offset_ is in, since every write is of whole blocks.
   std::unique_ptr<char, FreeBlocks> blocks_;
