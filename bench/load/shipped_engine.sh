@@ -29,7 +29,7 @@ bench_key() {
 # inline_when_idle, true | false), COMMIT_LOG_MB ([journal] commit_log_mb), GROUP_DELAY_US
 # ([journal] group_delay_us), COMMIT_ON_IO_THREAD ([journal] commit_on_io_thread), HEAP_PREFAULT_MB
 # ([engine] heap_prefault_mb), BUSY_POLL_US ([server] busy_poll_us), BULK_DEADLINE_MS ([sched]
-# bulk_deadline_ms), EXTRA_TOML (appended to the configuration), REALTIME_LISTENER=1 (a realtime
+# bulk_deadline_ms), BACKGROUND_IDLE_MS ([journal] background_idle_ms), EXTRA_TOML (appended to the configuration), REALTIME_LISTENER=1 (a realtime
 # listener too, its port in REALTIME_PORT), METRICS=1 (an admin key in ADMIN_KEY, to read
 # /metrics). LOAD_BUSY_POLL=1: the generators (here, knee.sh, one_run.sh) run with --busy-poll.
 start_engine() {
@@ -44,6 +44,7 @@ start_engine() {
     -e "s/^heap_prefault_mb = .*/heap_prefault_mb = ${HEAP_PREFAULT_MB:-256}/" \
     -e "s/^busy_poll_us = .*/busy_poll_us = ${BUSY_POLL_US:-0}/" \
     -e "s/^bulk_deadline_ms = .*/bulk_deadline_ms = ${BULK_DEADLINE_MS:-2000}/" \
+    -e "s/^background_idle_ms = .*/background_idle_ms = ${BACKGROUND_IDLE_MS:-500}/" \
     config/verdict.toml > "$work/verdict.toml"
   # Drift watch off: a fresh engine's accounts have no history, which the monitor rightly calls
   # drift from the trained reference and freezes the model (every decision then takes the

@@ -106,6 +106,7 @@ Result<std::unique_ptr<Engine>> Engine::Create(const EngineOptions& options,
   journal_options.group_delay_us = options.journal.group_delay_us;
   journal_options.commit_on_event_loop = options.journal.commit_on_io_thread;
   journal_options.commit_log_bytes = options.journal.commit_log_mb << 20;
+  journal_options.background_idle_us = options.journal.background_idle_ms * 1000;
   journal_options.clock = &clock;
   journal_options.metrics = &metrics;
   Engine* raw = engine.get();

@@ -288,6 +288,8 @@ Status ReadJournal(TableReader& r, EngineOptions* o) {
   VERDICT_RETURN_IF_ERROR(r.Integer("group_delay_us", &o->journal.group_delay_us, 0, 100'000));
   VERDICT_RETURN_IF_ERROR(r.Boolean("commit_on_io_thread", &o->journal.commit_on_io_thread));
   VERDICT_RETURN_IF_ERROR(r.Integer("commit_log_mb", &o->journal.commit_log_mb, 0, 1024));
+  VERDICT_RETURN_IF_ERROR(
+      r.Integer("background_idle_ms", &o->journal.background_idle_ms, 0, 60'000));
   return r.RejectUnknown();
 }
 

@@ -35,6 +35,9 @@ struct JournalSettings {
   bool commit_on_io_thread = true;
   // The commit log's size (JournalOptions::commit_log_bytes); 0: sync the store's WAL instead.
   uint64_t commit_log_mb = 64;
+  // Store flushes and compactions at idle priority for this long each, then normal
+  // (JournalOptions::background_idle_us); 0: normal priority throughout.
+  int64_t background_idle_ms = 500;
 };
 
 // [lifecycle]: staged rollout and its automatic rollback (docs/lifecycle.md).

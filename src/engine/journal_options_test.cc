@@ -1,5 +1,6 @@
 // [journal] and [engine] configuration read by engine_options.cc: the group commit delay, the
-// commit log, the commit on the I/O thread and the heap prefault.
+// commit log, the commit on the I/O thread, the store's background priority and the heap
+// prefault.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -55,6 +56,23 @@ TEST(JournalOptionsTest, CommitOnIoThreadIsOnByDefaultAndMustBeABoolean) {
   EXPECT_EQ(bad.status().field(), "journal.commit_on_io_thread") << bad.status().ToString();
 }
 
+TEST(JournalOptionsTest, BackgroundIdleDefaultsTo500MsZeroTurnsItOffAndMoreThanAMinuteIsAnError) {
+  auto defaults = ParseEngineOptions("", "t.toml");
+  ASSERT_TRUE(defaults.ok()) << defaults.status().ToString();
+  EXPECT_EQ(defaults->journal.background_idle_ms, 500);
+  auto off = ParseEngineOptions("[journal]\nbackground_idle_ms = 0\n", "t.toml");
+  ASSERT_TRUE(off.ok()) << off.status().ToString();
+  EXPECT_EQ(off->journal.background_idle_ms, 0);
+  for (const char* toml :
+       {"[journal]\nbackground_idle_ms = -1\n", "[journal]\nbackground_idle_ms = 60001\n",
+        "[journal]\nbackground_idle_ms = \"500\"\n"}) {
+    auto options = ParseEngineOptions(toml, "t.toml");
+    ASSERT_FALSE(options.ok()) << toml;
+    EXPECT_EQ(options.status().field(), "journal.background_idle_ms")
+        << options.status().ToString();
+  }
+}
+
 TEST(JournalOptionsTest, TheShippedConfigurationSaysTheDefault) {
   const char* root = std::getenv("VERDICT_SOURCE_DIR");
   ASSERT_NE(root, nullptr) << "CTest sets VERDICT_SOURCE_DIR";
@@ -63,6 +81,7 @@ TEST(JournalOptionsTest, TheShippedConfigurationSaysTheDefault) {
   EXPECT_EQ(shipped->journal.group_delay_us, 400);
   EXPECT_EQ(shipped->journal.commit_log_mb, 64u);
   EXPECT_TRUE(shipped->journal.commit_on_io_thread);
+  EXPECT_EQ(shipped->journal.background_idle_ms, 500);
 }
 
 TEST(EngineHeapOptionsTest, PrefaultIsOffByDefaultAndOnInTheShippedConfiguration) {

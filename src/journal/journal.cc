@@ -96,6 +96,26 @@ Result<std::unique_ptr<Journal>> Journal::Open(const JournalOptions& options) {
   return journal;
 }
 
+std::shared_ptr<BackgroundPriority> Journal::MakeBackgroundPriority() {
+  if (options_.background_idle_us <= 0) return nullptr;
+  if (!BackgroundPriority::Supported()) {
+    spdlog::warn(
+        "journal: flushes and compactions run at normal priority: this process may not raise a "
+        "thread out of SCHED_IDLE again (it needs CAP_SYS_NICE or RLIMIT_NICE of 20, e.g. "
+        "systemd's LimitNICE=-20)");
+    return nullptr;
+  }
+  spdlog::info("journal: flushes and compactions at idle priority, raised after {} ms",
+               options_.background_idle_us / 1000);
+  Counter* boosts = nullptr;
+  if (MetricsRegistry* m = options_.metrics) {
+    boosts = m->GetCounter("verdict_journal_background_boosts_total",
+                           "Store flushes and compactions raised from idle to normal priority "
+                           "after journal.background_idle_ms.");
+  }
+  return std::make_shared<BackgroundPriority>(options_.background_idle_us, &clock_, boosts);
+}
+
 Status Journal::Recover() {
   int64_t start_ns = clock_.MonotonicNanos();
   if (MetricsRegistry* m = options_.metrics) {
@@ -120,6 +140,7 @@ Status Journal::Recover() {
   StoreOptions store_options;
   store_options.data_dir = options_.data_dir;
   store_options.file_system = options_.file_system;
+  store_options.background_priority = MakeBackgroundPriority();
   VERDICT_ASSIGN_OR_RETURN(store_, JournalStore::Open(store_options));
   VERDICT_ASSIGN_OR_RETURN(signer_, CheckpointSigner::LoadOrCreate(options_.data_dir));
   // Also when this run has no log: the last one may have had one.

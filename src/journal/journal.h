@@ -88,6 +88,10 @@ struct JournalOptions {
   // The commit log is written with O_DIRECT where the file system takes it (DirectRWFile);
   // false keeps it in the page cache (for side-by-side benchmarks).
   bool commit_log_direct_io = true;
+  // Above 0: the store's flushes and compactions run at idle priority (SCHED_IDLE) and are
+  // raised to normal once they have run this long (BackgroundPriority), where the process may
+  // raise them; else, or at 0, at normal priority throughout.
+  int64_t background_idle_us = 0;
   // Test hook: RocksDB's file system (see FaultInjectingFileSystem). Null: the default.
   std::shared_ptr<rocksdb::FileSystem> file_system;
 };
@@ -234,6 +238,8 @@ class Journal {
   struct Pending;
   explicit Journal(const JournalOptions& options);
   Status Recover();
+  // Null unless options_.background_idle_us > 0 and the process may raise threads again.
+  std::shared_ptr<BackgroundPriority> MakeBackgroundPriority();
   struct PreparedGroup;
   // The writer thread takes groups from the queue and prepares them (PrepareGroup); a group
   // is written and synced (CommitPrepared) by the committer thread while the writer prepares

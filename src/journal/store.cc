@@ -109,6 +109,10 @@ Result<std::unique_ptr<JournalStore>> JournalStore::Open(const StoreOptions& opt
       store->env_ = rocksdb::NewCompositeEnv(options.file_system);
       db_options.env = store->env_.get();
     }
+    if (options.background_priority && !options.read_only) {
+      db_options.listeners.push_back(options.background_priority);
+      store->background_priority_ = options.background_priority;
+    }
     // One thread at a time writes a group; hinted inserts (below) need this off.
     db_options.allow_concurrent_memtable_write = false;
     rocksdb::ColumnFamilyOptions base;
@@ -214,6 +218,9 @@ JournalStore::~JournalStore() {
 Status JournalStore::Write(rocksdb::WriteBatch& batch, bool sync) {
   if (read_only_) return Status(StatusCode::kFailedPrecondition, "journal store is read-only");
   try {
+    // Writes are what a starved flush would end up stalling, so they are where a job past its
+    // idle allowance is raised.
+    if (background_priority_) background_priority_->BoostOverdue();
     rocksdb::WriteOptions wo;
     wo.sync = sync;
     return FromRocks(db_->Write(wo, &batch), "journal write failed");

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "common/result.h"
+#include "journal/background_priority.h"
 
 namespace verdict::journal {
 
@@ -63,6 +64,9 @@ struct StoreOptions {
   std::shared_ptr<rocksdb::FileSystem> file_system;
   // Larger write buffers mean fewer flushes under sustained group commit.
   size_t write_buffer_bytes = 64 << 20;
+  // Runs flushes and compactions at idle priority (BackgroundPriority); every Write raises those
+  // past their allowance. Null: RocksDB's default (normal priority). Ignored read-only.
+  std::shared_ptr<BackgroundPriority> background_priority;
 };
 
 class JournalStore {
@@ -93,7 +97,8 @@ class JournalStore {
   // cannot read (read-only).
   Status UpgradeFormat();
 
-  std::unique_ptr<rocksdb::Env> env_;  // must outlive db_
+  std::unique_ptr<rocksdb::Env> env_;                        // must outlive db_
+  std::shared_ptr<BackgroundPriority> background_priority_;  // also held by db_ as a listener
   std::unique_ptr<rocksdb::DB> db_;
   std::array<rocksdb::ColumnFamilyHandle*, static_cast<int>(Cf::kCount)> handles_{};
   bool read_only_ = false;
