@@ -14,10 +14,15 @@ per thread, the syncs over 1.5 ms inside which a whole sync of the other thread 
 ended (0.5 ms or more before their end): whether a second commit in flight could have been
 durable sooner (session 20). It ignores --file (the file is overwritten) and --gap-us.
 --direct writes with O_DIRECT (with --file overwrite and a --size of whole 4 KiB blocks), as the
-journal's commit log does (session 21). Every run also reports the process's CPU per write and
-sync."""
+journal's commit log does (session 21). --background-mbps R has a second process write another
+file in DIR meanwhile, 1 MiB at a time through the page cache at R MB/s (0: as fast as it can),
+starting each MiB's write-back at once (sync_file_range), as a RocksDB flush or compaction does
+with bytes_per_sync: what the store's table writes do to a commit's sync (session 22). Every run
+also reports the process's CPU per write and sync."""
 import argparse
+import ctypes
 import mmap
+import multiprocessing
 import os
 import tempfile
 import time
@@ -39,6 +44,9 @@ parser.add_argument("--overlap", action="store_true",
 parser.add_argument("--direct", action="store_true",
                     help="write with O_DIRECT (needs --file overwrite and a --size of whole "
                          "4096-byte blocks)")
+parser.add_argument("--background-mbps", type=float, default=None,
+                    help="a second process writes another file at this many MB/s meanwhile "
+                         "(0: as fast as it can), as the store's flushes do")
 args = parser.parse_args()
 if args.direct and (args.file != "overwrite" or args.size % 4096 != 0):
     parser.error("--direct needs --file overwrite and a --size that is a multiple of 4096")
@@ -77,9 +85,36 @@ def overlap_run():
               f"(0.5 ms or more before their end)")
 
 
+def background_writes(rate_mbps, stop):
+    """Buffered 1 MiB writes to a file of its own, each MiB's write-back started at once."""
+    libc = ctypes.CDLL("libc.so.6", use_errno=True)
+    sync_file_range_write = 2  # SYNC_FILE_RANGE_WRITE
+    chunk = os.urandom(1 << 20)
+    with tempfile.NamedTemporaryFile(dir=args.dir) as f:
+        began = time.monotonic()
+        written = 0
+        while not stop.is_set():
+            if rate_mbps > 0:
+                wait = began + written / rate_mbps - time.monotonic()
+                if wait > 0:
+                    time.sleep(wait)
+            offset = (written % 256) << 20  # the file stays at 256 MiB
+            os.pwrite(f.fileno(), chunk, offset)
+            libc.sync_file_range(f.fileno(), ctypes.c_int64(offset), ctypes.c_int64(len(chunk)),
+                                 sync_file_range_write)
+            written += 1
+
+
 if args.overlap:
     overlap_run()
     raise SystemExit(0)
+
+background = None
+if args.background_mbps is not None:
+    stop_background = multiprocessing.Event()
+    background = multiprocessing.Process(target=background_writes,
+                                         args=(args.background_mbps, stop_background))
+    background.start()
 
 with tempfile.NamedTemporaryFile(dir=args.dir) as f:
     data = b"x" * args.size
@@ -110,6 +145,9 @@ with tempfile.NamedTemporaryFile(dir=args.dir) as f:
     cpu_after = os.times()
     if args.direct:
         os.close(fd)
+if background is not None:
+    stop_background.set()
+    background.join()
 cpu_us = (cpu_after.user + cpu_after.system - cpu_before.user - cpu_before.system) * 1e6
 slow_phases = [int(s * 1e3 % 100 // 10) for s, l in zip(starts, latencies) if l > 2e-3]
 latencies.sort()
@@ -120,6 +158,8 @@ def ms(q):
 
 
 mode = args.file + (", O_DIRECT" if args.direct else "")
+if args.background_mbps is not None:
+    mode += f", background writes at {args.background_mbps or 'full'} MB/s"
 print(f"{args.count} writes of {args.size} B ({mode}) + fdatasync: p50 {ms(0.5):.3f} ms, "
       f"p99 {ms(0.99):.3f} ms, p99.9 {ms(0.999):.3f} ms, max {latencies[-1] * 1e3:.3f} ms; "
       f"CPU {cpu_us / args.count:.1f} us per write and sync")

@@ -29,9 +29,10 @@ bench_key() {
 # inline_when_idle, true | false), COMMIT_LOG_MB ([journal] commit_log_mb), GROUP_DELAY_US
 # ([journal] group_delay_us), COMMIT_ON_IO_THREAD ([journal] commit_on_io_thread), HEAP_PREFAULT_MB
 # ([engine] heap_prefault_mb), BUSY_POLL_US ([server] busy_poll_us), BULK_DEADLINE_MS ([sched]
-# bulk_deadline_ms), BACKGROUND_IDLE_MS ([journal] background_idle_ms), EXTRA_TOML (appended to the configuration), REALTIME_LISTENER=1 (a realtime
-# listener too, its port in REALTIME_PORT), METRICS=1 (an admin key in ADMIN_KEY, to read
-# /metrics). LOAD_BUSY_POLL=1: the generators (here, knee.sh, one_run.sh) run with --busy-poll.
+# bulk_deadline_ms), BACKGROUND_IDLE_MS ([journal] background_idle_ms), EXTRA_TOML (appended to
+# the configuration), REALTIME_LISTENER=1 (a realtime listener too, its port in REALTIME_PORT),
+# METRICS=1 (an admin key in ADMIN_KEY, to read /metrics). LOAD_BUSY_POLL=1: the generators
+# (here, knee.sh, one_run.sh) run with --busy-poll.
 start_engine() {
   sed -e 's/^workers = 0/workers = 1/' -e 's/^io_threads = .*/io_threads = 1/' \
     -e "s/^durability = .*/durability = \"${DURABILITY:-sync}\"/" \

@@ -1,17 +1,22 @@
 #include "journal/background_priority.h"
 
 #include <sched.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <limits>
-#include <thread>
+#include <chrono>
 
 namespace verdict::journal {
 namespace {
 
-// tid 0: the calling thread.
-bool SetPolicy(pid_t tid, int policy) {
+constexpr int kRaiseFlushes = 1;
+constexpr int kRaiseAll = 2;
+
+bool SetSystemPolicy(pid_t tid, int policy) {
+  // A tid names a thread system-wide: one that has exited (a stale entry) may have been reused
+  // by another process's.
+  if (tid != gettid() && syscall(SYS_tgkill, getpid(), tid, 0) != 0) return false;
   sched_param param{};
   param.sched_priority = 0;
   return sched_setscheduler(tid, policy, &param) == 0;
@@ -20,74 +25,149 @@ bool SetPolicy(pid_t tid, int policy) {
 }  // namespace
 
 BackgroundPriority::BackgroundPriority(int64_t idle_allowance_us, const Clock* clock,
-                                       Counter* boosts)
+                                       Counter* boosts, PolicySetter set_policy)
     : idle_allowance_ns_(idle_allowance_us * 1000),
       clock_(clock),
       boosts_(boosts),
-      next_boost_ns_(std::numeric_limits<int64_t>::max()) {}
+      set_policy_(set_policy ? std::move(set_policy) : PolicySetter(SetSystemPolicy)) {}
+
+BackgroundPriority::~BackgroundPriority() { Close(); }
 
 bool BackgroundPriority::Supported() {
   bool ok = false;
-  std::thread probe([&ok] { ok = SetPolicy(0, SCHED_IDLE) && SetPolicy(0, SCHED_OTHER); });
+  std::thread probe([&ok] {
+    ok = SetSystemPolicy(gettid(), SCHED_IDLE) && SetSystemPolicy(gettid(), SCHED_OTHER);
+  });
   probe.join();
   return ok;
 }
 
-void BackgroundPriority::BeginJob() {
-  const pid_t tid = gettid();
+void BackgroundPriority::BeginJob(pid_t tid, Kind kind) {
+  began_.fetch_add(1, std::memory_order_relaxed);
+  std::shared_ptr<std::atomic<bool>> raised;
+  {
+    std::lock_guard lock(mu_);
+    std::erase_if(jobs_, [tid](const Job& job) { return job.tid == tid; });
+    const int64_t now = clock_->MonotonicNanos();
+    if (!closing_ && now >= begin_normal_until_ns_) {
+      raised = std::make_shared<std::atomic<bool>>(false);
+      jobs_.push_back({tid, kind, now + idle_allowance_ns_, raised});
+      UpdateNextBoostLocked();
+    }
+  }
+  if (raised == nullptr) {
+    // A busy core, or closing: normal priority, also if a job before it failed while lowered.
+    set_policy_(tid, SCHED_OTHER);
+    return;
+  }
+  wake_.notify_all();  // the watchdog times the new job
+  // Lowered only now, outside the lock: an idle thread holding it would hold up the watchdog.
+  if (!set_policy_(tid, SCHED_IDLE)) return;
+  if (raised->load()) set_policy_(tid, SCHED_OTHER);  // raised meanwhile: do not undo it
+}
+
+void BackgroundPriority::EndJob(pid_t tid) {
+  set_policy_(tid, SCHED_OTHER);  // first, so that it takes the lock at normal priority
   std::lock_guard lock(mu_);
   std::erase_if(jobs_, [tid](const Job& job) { return job.tid == tid; });
-  began_.fetch_add(1, std::memory_order_relaxed);
+  UpdateNextBoostLocked();
+}
+
+void BackgroundPriority::RequestRaise(bool flushes_only) {
+  const int wanted = flushes_only ? kRaiseFlushes : kRaiseAll;
+  int current = raise_requested_.load();
+  while (current < wanted && !raise_requested_.compare_exchange_weak(current, wanted)) {
+  }
+  wake_.notify_all();
+}
+
+int BackgroundPriority::Poll() {
+  const int requested = raise_requested_.exchange(0);
   const int64_t now = clock_->MonotonicNanos();
-  if (now < begin_normal_until_ns_) return;
-  if (!SetPolicy(0, SCHED_IDLE)) return;  // runs at its normal priority: nothing to raise
-  jobs_.push_back({tid, now + idle_allowance_ns_, false});
-  UpdateNextBoost();
-}
-
-void BackgroundPriority::EndJob() {
-  const pid_t tid = gettid();
+  if (requested == 0 && now < next_boost_ns_.load(std::memory_order_relaxed)) return 0;
   std::lock_guard lock(mu_);
-  const size_t erased = std::erase_if(jobs_, [tid](const Job& job) { return job.tid == tid; });
-  if (erased > 0) SetPolicy(0, SCHED_OTHER);
-  UpdateNextBoost();
+  return RaiseLocked([&](const Job& job) {
+    return requested == kRaiseAll || (requested == kRaiseFlushes && job.kind == Kind::kFlush) ||
+           job.boost_at_ns <= now;
+  });
 }
 
-int BackgroundPriority::BoostOverdue() {
-  const int64_t now = clock_->MonotonicNanos();
-  if (now < next_boost_ns_.load(std::memory_order_relaxed)) return 0;
-  std::lock_guard lock(mu_);
-  return BoostDue(now);
-}
-
-int BackgroundPriority::BoostAll() {
-  std::lock_guard lock(mu_);
-  return BoostDue(std::numeric_limits<int64_t>::max());
-}
-
-int BackgroundPriority::BoostDue(int64_t now) {
+int BackgroundPriority::RaiseLocked(const std::function<bool(const Job&)>& due) {
   int raised = 0;
   for (Job& job : jobs_) {
-    if (job.boosted || job.boost_at_ns > now) continue;
-    // Marked even if refused, so that a refusal is not retried on every write.
-    job.boosted = true;
-    if (SetPolicy(job.tid, SCHED_OTHER)) ++raised;
+    if (job.raised->load() || !due(job)) continue;
+    // Marked even if refused (the thread is gone), so that it is not retried on every pass.
+    job.raised->store(true);
+    if (set_policy_(job.tid, SCHED_OTHER)) ++raised;
   }
   if (raised > 0) {
     begin_normal_until_ns_ = clock_->MonotonicNanos() + kBusyWindowFactor * idle_allowance_ns_;
     boosted_.fetch_add(static_cast<uint64_t>(raised), std::memory_order_relaxed);
     if (boosts_ != nullptr) boosts_->Increment(static_cast<uint64_t>(raised));
   }
-  UpdateNextBoost();
+  UpdateNextBoostLocked();
   return raised;
 }
 
-void BackgroundPriority::UpdateNextBoost() {
+void BackgroundPriority::UpdateNextBoostLocked() {
   int64_t next = std::numeric_limits<int64_t>::max();
   for (const Job& job : jobs_) {
-    if (!job.boosted) next = std::min(next, job.boost_at_ns);
+    if (!job.raised->load()) next = std::min(next, job.boost_at_ns);
   }
   next_boost_ns_.store(next, std::memory_order_relaxed);
+}
+
+void BackgroundPriority::OnFlushBegin(rocksdb::DB*, const rocksdb::FlushJobInfo&) {
+  BeginJob(gettid(), Kind::kFlush);
+}
+void BackgroundPriority::OnFlushCompleted(rocksdb::DB*, const rocksdb::FlushJobInfo&) {
+  EndJob(gettid());
+}
+void BackgroundPriority::OnCompactionBegin(rocksdb::DB*, const rocksdb::CompactionJobInfo&) {
+  BeginJob(gettid(), Kind::kCompaction);
+}
+void BackgroundPriority::OnCompactionCompleted(rocksdb::DB*, const rocksdb::CompactionJobInfo&) {
+  EndJob(gettid());
+}
+
+void BackgroundPriority::OnStallConditionsChanged(const rocksdb::WriteStallInfo& info) {
+  if (info.condition.cur != rocksdb::WriteStallCondition::kNormal) RequestRaise(false);
+}
+
+void BackgroundPriority::StartWatchdog() {
+  std::lock_guard lock(mu_);
+  if (watchdog_.joinable() || closing_) return;
+  watchdog_ = std::thread([this] { WatchdogLoop(); });
+}
+
+void BackgroundPriority::WatchdogLoop() {
+  const auto tick =
+      std::chrono::nanoseconds(std::clamp<int64_t>(idle_allowance_ns_ / 4, 1'000'000, 50'000'000));
+  std::unique_lock lock(mu_);
+  while (!closing_) {
+    auto woken = [this] { return closing_ || raise_requested_.load() != 0; };
+    if (jobs_.empty()) {
+      wake_.wait(lock, [&] { return woken() || !jobs_.empty(); });
+    } else {
+      wake_.wait_for(lock, tick, woken);
+    }
+    if (closing_) break;
+    lock.unlock();
+    Poll();
+    lock.lock();
+  }
+}
+
+void BackgroundPriority::Close() {
+  {
+    std::lock_guard lock(mu_);
+    if (!closing_) {
+      closing_ = true;
+      RaiseLocked([](const Job&) { return true; });
+    }
+  }
+  wake_.notify_all();
+  if (watchdog_.joinable() && watchdog_.get_id() != std::this_thread::get_id()) watchdog_.join();
 }
 
 }  // namespace verdict::journal

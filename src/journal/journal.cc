@@ -111,7 +111,8 @@ std::shared_ptr<BackgroundPriority> Journal::MakeBackgroundPriority() {
   if (MetricsRegistry* m = options_.metrics) {
     boosts = m->GetCounter("verdict_journal_background_boosts_total",
                            "Store flushes and compactions raised from idle to normal priority "
-                           "after journal.background_idle_ms.");
+                           "(after journal.background_idle_ms, on a sealed memtable, or on a "
+                           "write stall).");
   }
   return std::make_shared<BackgroundPriority>(options_.background_idle_us, &clock_, boosts);
 }

@@ -112,6 +112,7 @@ Result<std::unique_ptr<JournalStore>> JournalStore::Open(const StoreOptions& opt
     if (options.background_priority && !options.read_only) {
       db_options.listeners.push_back(options.background_priority);
       store->background_priority_ = options.background_priority;
+      store->background_priority_->StartWatchdog();
     }
     // One thread at a time writes a group; hinted inserts (below) need this off.
     db_options.allow_concurrent_memtable_write = false;
@@ -207,6 +208,8 @@ Status JournalStore::UpgradeFormat() {
 }
 
 JournalStore::~JournalStore() {
+  // Jobs still running at close get no Completed callback, and their threads outlive the DB.
+  if (background_priority_) background_priority_->Close();
   if (!db_) return;
   for (rocksdb::ColumnFamilyHandle* h : handles_) {
     if (h != nullptr) db_->DestroyColumnFamilyHandle(h).PermitUncheckedError();
@@ -218,9 +221,6 @@ JournalStore::~JournalStore() {
 Status JournalStore::Write(rocksdb::WriteBatch& batch, bool sync) {
   if (read_only_) return Status(StatusCode::kFailedPrecondition, "journal store is read-only");
   try {
-    // Writes are what a starved flush would end up stalling, so they are where a job past its
-    // idle allowance is raised.
-    if (background_priority_) background_priority_->BoostOverdue();
     rocksdb::WriteOptions wo;
     wo.sync = sync;
     return FromRocks(db_->Write(wo, &batch), "journal write failed");

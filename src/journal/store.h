@@ -64,8 +64,8 @@ struct StoreOptions {
   std::shared_ptr<rocksdb::FileSystem> file_system;
   // Larger write buffers mean fewer flushes under sustained group commit.
   size_t write_buffer_bytes = 64 << 20;
-  // Runs flushes and compactions at idle priority (BackgroundPriority); every Write raises those
-  // past their allowance. Null: RocksDB's default (normal priority). Ignored read-only.
+  // Runs flushes and compactions at idle priority (BackgroundPriority, its watchdog started by
+  // Open and closed before the DB). Null: RocksDB's default (normal priority). Ignored read-only.
   std::shared_ptr<BackgroundPriority> background_priority;
 };
 
