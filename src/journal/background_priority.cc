@@ -117,17 +117,31 @@ void BackgroundPriority::UpdateNextBoostLocked() {
   next_boost_ns_.store(next, std::memory_order_relaxed);
 }
 
+// An exception must not unwind into RocksDB's thread; a job that could not be registered keeps
+// its thread at normal priority (BeginJob lowers only after registering).
 void BackgroundPriority::OnFlushBegin(rocksdb::DB*, const rocksdb::FlushJobInfo&) {
-  BeginJob(gettid(), Kind::kFlush);
+  try {
+    BeginJob(gettid(), Kind::kFlush);
+  } catch (...) {
+  }
 }
 void BackgroundPriority::OnFlushCompleted(rocksdb::DB*, const rocksdb::FlushJobInfo&) {
-  EndJob(gettid());
+  try {
+    EndJob(gettid());
+  } catch (...) {
+  }
 }
 void BackgroundPriority::OnCompactionBegin(rocksdb::DB*, const rocksdb::CompactionJobInfo&) {
-  BeginJob(gettid(), Kind::kCompaction);
+  try {
+    BeginJob(gettid(), Kind::kCompaction);
+  } catch (...) {
+  }
 }
 void BackgroundPriority::OnCompactionCompleted(rocksdb::DB*, const rocksdb::CompactionJobInfo&) {
-  EndJob(gettid());
+  try {
+    EndJob(gettid());
+  } catch (...) {
+  }
 }
 
 void BackgroundPriority::OnStallConditionsChanged(const rocksdb::WriteStallInfo& info) {

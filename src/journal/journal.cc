@@ -114,7 +114,9 @@ std::shared_ptr<BackgroundPriority> Journal::MakeBackgroundPriority() {
                            "(after journal.background_idle_ms, on a sealed memtable, or on a "
                            "write stall).");
   }
-  return std::make_shared<BackgroundPriority>(options_.background_idle_us, &clock_, boosts);
+  // Real time, also under a test's manual clock: the allowance is scheduling time on this core.
+  return std::make_shared<BackgroundPriority>(options_.background_idle_us, &SystemClock::Instance(),
+                                              boosts);
 }
 
 Status Journal::Recover() {
