@@ -158,6 +158,9 @@ void BackgroundPriority::WatchdogLoop() {
   const auto tick =
       std::chrono::nanoseconds(std::clamp<int64_t>(idle_allowance_ns_ / 4, 1'000'000, 50'000'000));
   std::unique_lock lock(mu_);
+  // RequestRaise notifies without the lock (RocksDB's writing thread must not wait for it): a
+  // wake-up lost between the check and the wait costs at most one tick while a job runs, and
+  // with no job there is nothing to raise.
   while (!closing_) {
     auto woken = [this] { return closing_ || raise_requested_.load() != 0; };
     if (jobs_.empty()) {
