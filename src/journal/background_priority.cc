@@ -10,8 +10,23 @@
 namespace verdict::journal {
 namespace {
 
+// raise_requested_ bits, one per Kind.
 constexpr int kRaiseFlushes = 1;
-constexpr int kRaiseAll = 2;
+constexpr int kRaiseCompactions = 2;
+
+int RaiseBit(BackgroundPriority::Kind kind) {
+  return kind == BackgroundPriority::Kind::kFlush ? kRaiseFlushes : kRaiseCompactions;
+}
+
+// An exception must not unwind into RocksDB's thread; a job that could not be registered keeps
+// its thread at normal priority (BeginJob lowers only after registering).
+template <typename Callback>
+void WithoutThrowing(Callback callback) noexcept {
+  try {
+    callback();
+  } catch (...) {
+  }
+}
 
 bool SetSystemPolicy(pid_t tid, int policy) {
   // A tid names a thread system-wide: one that has exited (a stale entry) may have been reused
@@ -74,10 +89,7 @@ void BackgroundPriority::EndJob(pid_t tid) {
 }
 
 void BackgroundPriority::RequestRaise(bool flushes_only) {
-  const int wanted = flushes_only ? kRaiseFlushes : kRaiseAll;
-  int current = raise_requested_.load();
-  while (current < wanted && !raise_requested_.compare_exchange_weak(current, wanted)) {
-  }
+  raise_requested_.fetch_or(flushes_only ? kRaiseFlushes : kRaiseFlushes | kRaiseCompactions);
   wake_.notify_all();
 }
 
@@ -87,8 +99,7 @@ int BackgroundPriority::Poll() {
   if (requested == 0 && now < next_boost_ns_.load(std::memory_order_relaxed)) return 0;
   std::lock_guard lock(mu_);
   return RaiseLocked([&](const Job& job) {
-    return requested == kRaiseAll || (requested == kRaiseFlushes && job.kind == Kind::kFlush) ||
-           job.boost_at_ns <= now;
+    return (requested & RaiseBit(job.kind)) != 0 || job.boost_at_ns <= now;
   });
 }
 
@@ -117,31 +128,17 @@ void BackgroundPriority::UpdateNextBoostLocked() {
   next_boost_ns_.store(next, std::memory_order_relaxed);
 }
 
-// An exception must not unwind into RocksDB's thread; a job that could not be registered keeps
-// its thread at normal priority (BeginJob lowers only after registering).
 void BackgroundPriority::OnFlushBegin(rocksdb::DB*, const rocksdb::FlushJobInfo&) {
-  try {
-    BeginJob(gettid(), Kind::kFlush);
-  } catch (...) {
-  }
+  WithoutThrowing([this] { BeginJob(gettid(), Kind::kFlush); });
 }
 void BackgroundPriority::OnFlushCompleted(rocksdb::DB*, const rocksdb::FlushJobInfo&) {
-  try {
-    EndJob(gettid());
-  } catch (...) {
-  }
+  WithoutThrowing([this] { EndJob(gettid()); });
 }
 void BackgroundPriority::OnCompactionBegin(rocksdb::DB*, const rocksdb::CompactionJobInfo&) {
-  try {
-    BeginJob(gettid(), Kind::kCompaction);
-  } catch (...) {
-  }
+  WithoutThrowing([this] { BeginJob(gettid(), Kind::kCompaction); });
 }
 void BackgroundPriority::OnCompactionCompleted(rocksdb::DB*, const rocksdb::CompactionJobInfo&) {
-  try {
-    EndJob(gettid());
-  } catch (...) {
-  }
+  WithoutThrowing([this] { EndJob(gettid()); });
 }
 
 void BackgroundPriority::OnStallConditionsChanged(const rocksdb::WriteStallInfo& info) {

@@ -112,7 +112,7 @@ class BackgroundPriority final : public rocksdb::EventListener {
   bool closing_ = false;
   std::thread watchdog_;
 
-  // 0 none, 1 flushes, 2 every job: set by RocksDB's threads without taking mu_.
+  // One bit per Kind whose jobs are to be raised: set by RocksDB's threads without taking mu_.
   std::atomic<int> raise_requested_{0};
   std::atomic<int64_t> next_boost_ns_{std::numeric_limits<int64_t>::max()};
   std::atomic<uint64_t> boosted_{0};

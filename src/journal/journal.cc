@@ -10,6 +10,7 @@
 #include <future>
 
 #include "common/event_loop.h"
+#include "journal/background_priority.h"
 #include "journal/bytes.h"
 #include "journal/group_batch.h"
 #include "journal/hash_chain.h"

@@ -10,6 +10,7 @@
 #include <exception>
 #include <filesystem>
 
+#include "journal/background_priority.h"
 #include "journal/bytes.h"
 #include "journal/hash_vector_rep.h"
 

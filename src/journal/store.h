@@ -16,9 +16,10 @@
 #include <vector>
 
 #include "common/result.h"
-#include "journal/background_priority.h"
 
 namespace verdict::journal {
+
+class BackgroundPriority;
 
 enum class Cf : int {
   kDefault = 0,
