@@ -39,7 +39,7 @@ start_engine() {
     -e "s/^fifo = false/fifo = $([ -n "${FIFO:-}" ] && echo true || echo false)/" \
     -e "s/^journal_backlog = .*/journal_backlog = ${JOURNAL_BACKLOG:-256}/" \
     -e "s/^inline_when_idle = .*/inline_when_idle = ${INLINE_WHEN_IDLE:-true}/" \
-    -e "s/^group_delay_us = .*/group_delay_us = ${GROUP_DELAY_US:-400}/" \
+    -e "s/^group_delay_us = .*/group_delay_us = ${GROUP_DELAY_US:-1000}/" \
     -e "s/^commit_on_io_thread = .*/commit_on_io_thread = ${COMMIT_ON_IO_THREAD:-true}/" \
     -e "s/^commit_log_mb = .*/commit_log_mb = ${COMMIT_LOG_MB:-64}/" \
     -e "s/^heap_prefault_mb = .*/heap_prefault_mb = ${HEAP_PREFAULT_MB:-256}/" \

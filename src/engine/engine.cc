@@ -104,6 +104,8 @@ Result<std::unique_ptr<Engine>> Engine::Create(const EngineOptions& options,
   journal_options.kek_file = options.journal.kek_file;
   journal_options.min_free_bytes = options.journal.min_free_mb << 20;
   journal_options.group_delay_us = options.journal.group_delay_us;
+  journal_options.group_delay_above_per_s =
+      static_cast<double>(options.journal.group_delay_above_per_s);
   journal_options.commit_on_event_loop = options.journal.commit_on_io_thread;
   journal_options.commit_log_bytes = options.journal.commit_log_mb << 20;
   journal_options.background_idle_us = options.journal.background_idle_ms * 1000;

@@ -28,8 +28,10 @@ struct JournalSettings {
   int64_t checkpoint_interval_ms = 10'000;
   std::string kek_file;       // non-empty: encrypt record payloads at rest with this key file
   uint64_t min_free_mb = 64;  // fail closed when the disk has less free space than this
-  // The writer's wait for more entries at high arrival rates (JournalOptions::group_delay_us).
-  int64_t group_delay_us = 400;
+  // The writer's wait for more entries at arrival rates from group_delay_above_per_s up
+  // (JournalOptions::group_delay_us and group_delay_above_per_s).
+  int64_t group_delay_us = 1000;
+  int64_t group_delay_above_per_s = 5000;
   // An I/O thread commits the decisions of its loop turn itself when the writer is idle
   // (JournalOptions::commit_on_event_loop).
   bool commit_on_io_thread = true;

@@ -11,13 +11,16 @@
 namespace verdict {
 namespace {
 
-TEST(JournalOptionsTest, GroupDelayDefaultsTo400AndZeroTurnsItOff) {
+TEST(JournalOptionsTest, GroupDelayDefaultsTo1000Above5000PerSecondAndZeroTurnsItOff) {
   auto defaults = ParseEngineOptions("", "t.toml");
   ASSERT_TRUE(defaults.ok()) << defaults.status().ToString();
-  EXPECT_EQ(defaults->journal.group_delay_us, 400);
-  auto off = ParseEngineOptions("[journal]\ngroup_delay_us = 0\n", "t.toml");
-  ASSERT_TRUE(off.ok()) << off.status().ToString();
-  EXPECT_EQ(off->journal.group_delay_us, 0);
+  EXPECT_EQ(defaults->journal.group_delay_us, 1000);
+  EXPECT_EQ(defaults->journal.group_delay_above_per_s, 5000);
+  auto set = ParseEngineOptions("[journal]\ngroup_delay_us = 0\ngroup_delay_above_per_s = 2500\n",
+                                "t.toml");
+  ASSERT_TRUE(set.ok()) << set.status().ToString();
+  EXPECT_EQ(set->journal.group_delay_us, 0);
+  EXPECT_EQ(set->journal.group_delay_above_per_s, 2500);
 }
 
 TEST(JournalOptionsTest, BadGroupDelayIsAnErrorNamingTheKey) {
@@ -26,6 +29,14 @@ TEST(JournalOptionsTest, BadGroupDelayIsAnErrorNamingTheKey) {
     auto options = ParseEngineOptions(toml, "t.toml");
     ASSERT_FALSE(options.ok()) << toml;
     EXPECT_EQ(options.status().field(), "journal.group_delay_us") << options.status().ToString();
+  }
+  for (const char* toml :
+       {"[journal]\ngroup_delay_above_per_s = -1\n", "[journal]\ngroup_delay_above_per_s = \"x\"\n",
+        "[journal]\ngroup_delay_above_per_s = 10000001\n"}) {
+    auto options = ParseEngineOptions(toml, "t.toml");
+    ASSERT_FALSE(options.ok()) << toml;
+    EXPECT_EQ(options.status().field(), "journal.group_delay_above_per_s")
+        << options.status().ToString();
   }
 }
 
@@ -78,7 +89,8 @@ TEST(JournalOptionsTest, TheShippedConfigurationSaysTheDefault) {
   ASSERT_NE(root, nullptr) << "CTest sets VERDICT_SOURCE_DIR";
   auto shipped = LoadEngineOptions(std::string(root) + "/config/verdict.toml");
   ASSERT_TRUE(shipped.ok()) << shipped.status().ToString();
-  EXPECT_EQ(shipped->journal.group_delay_us, 400);
+  EXPECT_EQ(shipped->journal.group_delay_us, 1000);
+  EXPECT_EQ(shipped->journal.group_delay_above_per_s, 5000);
   EXPECT_EQ(shipped->journal.commit_log_mb, 64u);
   EXPECT_TRUE(shipped->journal.commit_on_io_thread);
   EXPECT_EQ(shipped->journal.background_idle_ms, 500);

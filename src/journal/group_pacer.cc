@@ -2,7 +2,8 @@
 
 namespace verdict::journal {
 
-GroupPacer::GroupPacer(int64_t max_delay_us) : max_delay_us_(max_delay_us) {}
+GroupPacer::GroupPacer(int64_t max_delay_us, double min_rate_per_s)
+    : max_delay_us_(max_delay_us), min_rate_per_s_(min_rate_per_s) {}
 
 void GroupPacer::OnTake(size_t entries, int64_t now_ns) {
   if (window_start_ns_ < 0) window_start_ns_ = now_ns;
@@ -26,8 +27,7 @@ double GroupPacer::RatePerSecond(int64_t now_ns) const {
 
 int64_t GroupPacer::DelayUs(size_t queued, size_t enough, int64_t now_ns) const {
   if (max_delay_us_ <= 0 || queued >= enough) return 0;
-  const double expected = RatePerSecond(now_ns) * static_cast<double>(max_delay_us_) * 1e-6;
-  return expected >= kMinExpectedEntries ? max_delay_us_ : 0;
+  return RatePerSecond(now_ns) >= min_rate_per_s_ ? max_delay_us_ : 0;
 }
 
 }  // namespace verdict::journal

@@ -3,8 +3,8 @@
 // about 100 µs of the engine's CPU, three device round trips, and host-side I/O work that
 // counts against the VM's CPU quota (docs/PERFORMANCE.md, issue 7). At a high arrival rate a
 // short wait gathers several more entries into each sync; at a low rate it would only add
-// latency, so the pacer waits only when at least kMinExpectedEntries are expected to
-// arrive within `max_delay_us` at the rate measured over the last window.
+// latency, so the pacer waits only while the rate measured over the last window is at least
+// `min_rate_per_s`.
 // Value type; not thread-safe (the journal uses it under its lock).
 #pragma once
 
@@ -16,13 +16,13 @@ namespace verdict::journal {
 class GroupPacer {
  public:
   // max_delay_us 0: never waits.
-  explicit GroupPacer(int64_t max_delay_us);
+  GroupPacer(int64_t max_delay_us, double min_rate_per_s);
 
   // The writer took `entries` at `now_ns` (monotonic).
   void OnTake(size_t entries, int64_t now_ns);
 
   // How long to wait before taking the next group, with `queued` entries waiting at `now_ns`.
-  // 0 below the rate threshold, or once `queued` reaches `enough` (the group is big already).
+  // 0 below min_rate_per_s, or once `queued` reaches `enough` (the group is big already).
   int64_t DelayUs(size_t queued, size_t enough, int64_t now_ns) const;
 
   // Entries per second over the last complete window, or over the current one once it has
@@ -31,11 +31,10 @@ class GroupPacer {
 
   // The rate is measured over windows this long.
   static constexpr int64_t kWindowNs = 10'000'000;
-  // The wait is worth it only if it gathers at least this many more entries.
-  static constexpr double kMinExpectedEntries = 2.0;
 
  private:
   int64_t max_delay_us_;
+  double min_rate_per_s_;
   int64_t window_start_ns_ = -1;  // -1: nothing taken yet
   size_t window_entries_ = 0;
   double last_rate_per_s_ = 0;

@@ -16,34 +16,39 @@ int64_t Feed(GroupPacer& pacer, int64_t start_ns, int64_t gap_ns, size_t per_tak
 }
 
 TEST(GroupPacerTest, NeverWaitsBeforeAnyRateIsKnown) {
-  GroupPacer pacer(400);
+  GroupPacer pacer(400, 5000);
   EXPECT_EQ(pacer.DelayUs(1, 64, 0), 0);
   EXPECT_EQ(pacer.RatePerSecond(0), 0);
 }
 
 TEST(GroupPacerTest, WaitsAtAHighRateOnly) {
-  // 3 entries every 0.5 ms: 6,000/s, so 2.4 expected in 400 µs.
-  GroupPacer fast(400);
+  // 3 entries every 0.5 ms: 6,000/s, above the 5,000/s threshold.
+  GroupPacer fast(1000, 5000);
   int64_t now = Feed(fast, 0, kMs / 2, 3, 30 * kMs);
   EXPECT_NEAR(fast.RatePerSecond(now), 6000, 600);
-  EXPECT_EQ(fast.DelayUs(1, 64, now), 400);
+  EXPECT_EQ(fast.DelayUs(1, 64, now), 1000);
 
-  // 1 entry every 0.5 ms: 2,000/s, 0.8 expected: no wait.
-  GroupPacer slow(400);
-  now = Feed(slow, 0, kMs / 2, 1, 30 * kMs);
-  EXPECT_NEAR(slow.RatePerSecond(now), 2000, 200);
+  // 2 entries every 0.5 ms: 4,000/s, below it: no wait, however long the delay.
+  GroupPacer slow(1000, 5000);
+  now = Feed(slow, 0, kMs / 2, 2, 30 * kMs);
+  EXPECT_NEAR(slow.RatePerSecond(now), 4000, 400);
   EXPECT_EQ(slow.DelayUs(1, 64, now), 0);
+
+  // The same 4,000/s above a lower threshold.
+  GroupPacer lower(1000, 3000);
+  now = Feed(lower, 0, kMs / 2, 2, 30 * kMs);
+  EXPECT_EQ(lower.DelayUs(1, 64, now), 1000);
 }
 
 TEST(GroupPacerTest, ABigEnoughQueueIsTakenAtOnce) {
-  GroupPacer pacer(400);
+  GroupPacer pacer(400, 5000);
   int64_t now = Feed(pacer, 0, kMs / 2, 3, 30 * kMs);
   EXPECT_EQ(pacer.DelayUs(63, 64, now), 400);
   EXPECT_EQ(pacer.DelayUs(64, 64, now), 0);
 }
 
 TEST(GroupPacerTest, AnIdleSpellEndsTheWaiting) {
-  GroupPacer pacer(400);
+  GroupPacer pacer(400, 5000);
   int64_t now = Feed(pacer, 0, kMs / 2, 3, 30 * kMs);
   ASSERT_EQ(pacer.DelayUs(1, 64, now), 400);
   // Nothing taken for a second: the first entry after it goes at once.
@@ -53,7 +58,7 @@ TEST(GroupPacerTest, AnIdleSpellEndsTheWaiting) {
 }
 
 TEST(GroupPacerTest, ZeroDelayDisablesIt) {
-  GroupPacer pacer(0);
+  GroupPacer pacer(0, 5000);
   int64_t now = Feed(pacer, 0, kMs / 10, 10, 30 * kMs);
   EXPECT_GT(pacer.RatePerSecond(now), 50'000);
   EXPECT_EQ(pacer.DelayUs(1, 64, now), 0);

@@ -69,7 +69,7 @@ std::string_view DecisionIdKey(const Uuid& id) {
 Journal::Journal(const JournalOptions& options)
     : options_(options),
       clock_(options.clock ? *options.clock : SystemClock::Instance()),
-      pacer_(options.group_delay_us),
+      pacer_(options.group_delay_us, options.group_delay_above_per_s),
       instance_id_(next_instance_id.fetch_add(1, std::memory_order_relaxed)) {}
 
 Result<std::unique_ptr<Journal>> Journal::Open(const JournalOptions& options) {

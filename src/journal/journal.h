@@ -52,10 +52,11 @@ struct JournalOptions {
   int64_t checkpoint_interval_us = int64_t{10} * 1'000'000;
   // Upper bound on entries per WriteBatch.
   size_t max_group_size = 8192;
-  // At an arrival rate where at least two entries are expected within this many µs, the
-  // writer waits this long for more before it takes a group, so that one fdatasync serves
-  // more decisions (GroupPacer). 0: never waits.
+  // At an arrival rate of at least group_delay_above_per_s entries a second, the writer waits
+  // up to group_delay_us for more before it takes a group, so that one fdatasync serves more
+  // decisions (GroupPacer). 0: never waits.
   int64_t group_delay_us = 0;
+  double group_delay_above_per_s = 5000;
   // An entry enqueued on an event-loop thread (common/event_loop.h) while neither the writer,
   // the committer nor another loop thread holds a group does not wake the writer: that thread
   // commits the queue (its turn's entries, and any other thread's queued meanwhile) in one idle
