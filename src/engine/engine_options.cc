@@ -286,8 +286,8 @@ Status ReadJournal(TableReader& r, EngineOptions* o) {
   VERDICT_RETURN_IF_ERROR(r.String("kek_file", &o->journal.kek_file));
   VERDICT_RETURN_IF_ERROR(r.Integer("min_free_mb", &o->journal.min_free_mb, 0, 1 << 30));
   VERDICT_RETURN_IF_ERROR(r.Integer("group_delay_us", &o->journal.group_delay_us, 0, 100'000));
-  VERDICT_RETURN_IF_ERROR(r.Integer("group_delay_above_per_s", &o->journal.group_delay_above_per_s,
-                                    0, 10'000'000));
+  VERDICT_RETURN_IF_ERROR(
+      r.Integer("group_delay_above_per_s", &o->journal.group_delay_above_per_s, 0, 10'000'000));
   VERDICT_RETURN_IF_ERROR(r.Boolean("commit_on_io_thread", &o->journal.commit_on_io_thread));
   VERDICT_RETURN_IF_ERROR(r.Integer("commit_log_mb", &o->journal.commit_log_mb, 0, 1024));
   VERDICT_RETURN_IF_ERROR(
