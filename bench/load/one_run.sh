@@ -4,8 +4,9 @@
 # answered request (utime + stime of the process over the run, from /proc/PID/stat), and its
 # minor page faults per second over the run (the same file).
 # Usage (from the repository root): bench/load/one_run.sh RATE SECONDS [build/release/bin]
-# Environment: ENGINE_CPU (default 1), LOAD_CPU (0), CONNECTIONS (64), MIX (standard=1),
-#   DURABILITY (sync | async), GROUP_DELAY_US (400), HEAP_PREFAULT_MB (256), BUSY_POLL_US (0),
+# Environment: ENGINE_CPU (default 1), LOAD_CPU (0), CONNECTIONS (64), MAX_CONNECTIONS (0:
+#   verdict-load --max-connections, the pools may grow to it), MIX (standard=1),
+#   DURABILITY (sync | async), GROUP_DELAY_US (1000), HEAP_PREFAULT_MB (256), BUSY_POLL_US (0),
 #   LOAD_BUSY_POLL=1 (verdict-load --busy-poll), FIFO=1 (the plain FIFO
 #   scheduler), EXTRA_TOML (appended to the configuration, e.g.
 #   $'[tenants.bench]\nrate = 1' to have every request refused by the rate limit).
@@ -59,6 +60,7 @@ if [ -n "${REALTIME_RATE:-}" ]; then
 fi
 taskset -c "${LOAD_CPU:-0}" "$BIN/verdict-load" --target "http://127.0.0.1:$PORT" \
   --rate "$RATE" --duration "$SECONDS_" --connections "${CONNECTIONS:-64}" \
+  --max-connections "${MAX_CONNECTIONS:-0}" \
   --mix "${MIX:-standard=1}" --input "$work/sim.jsonl" \
   --header "Authorization: Bearer $KEY" ${TIMELINE:+--timeline "$OUT/timeline.csv"} \
   ${LOAD_BUSY_POLL:+--busy-poll} \

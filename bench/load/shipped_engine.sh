@@ -27,8 +27,10 @@ bench_key() {
 # Starts a fresh engine. Environment: FIFO=1 (the plain FIFO scheduler), DURABILITY (sync |
 # async), JOURNAL_BACKLOG ([sched] journal_backlog), INLINE_WHEN_IDLE ([sched]
 # inline_when_idle, true | false), COMMIT_LOG_MB ([journal] commit_log_mb), GROUP_DELAY_US
-# ([journal] group_delay_us), COMMIT_ON_IO_THREAD ([journal] commit_on_io_thread), HEAP_PREFAULT_MB
-# ([engine] heap_prefault_mb), BUSY_POLL_US ([server] busy_poll_us), BULK_DEADLINE_MS ([sched]
+# ([journal] group_delay_us), GROUP_DELAY_ABOVE ([journal] group_delay_above_per_s),
+# COMMIT_ON_IO_THREAD ([journal] commit_on_io_thread), HEAP_PREFAULT_MB
+# ([engine] heap_prefault_mb), BUSY_POLL_US ([server] busy_poll_us), IO_NICE ([server]
+# io_nice), BULK_DEADLINE_MS ([sched]
 # bulk_deadline_ms), BACKGROUND_IDLE_MS ([journal] background_idle_ms), EXTRA_TOML (appended to
 # the configuration), REALTIME_LISTENER=1 (a realtime listener too, its port in REALTIME_PORT),
 # METRICS=1 (an admin key in ADMIN_KEY, to read /metrics). LOAD_BUSY_POLL=1: the generators
@@ -40,10 +42,12 @@ start_engine() {
     -e "s/^journal_backlog = .*/journal_backlog = ${JOURNAL_BACKLOG:-256}/" \
     -e "s/^inline_when_idle = .*/inline_when_idle = ${INLINE_WHEN_IDLE:-true}/" \
     -e "s/^group_delay_us = .*/group_delay_us = ${GROUP_DELAY_US:-1000}/" \
+    -e "s/^group_delay_above_per_s = .*/group_delay_above_per_s = ${GROUP_DELAY_ABOVE:-5000}/" \
     -e "s/^commit_on_io_thread = .*/commit_on_io_thread = ${COMMIT_ON_IO_THREAD:-true}/" \
     -e "s/^commit_log_mb = .*/commit_log_mb = ${COMMIT_LOG_MB:-64}/" \
     -e "s/^heap_prefault_mb = .*/heap_prefault_mb = ${HEAP_PREFAULT_MB:-256}/" \
     -e "s/^busy_poll_us = .*/busy_poll_us = ${BUSY_POLL_US:-0}/" \
+    -e "s/^io_nice = .*/io_nice = ${IO_NICE:-0}/" \
     -e "s/^bulk_deadline_ms = .*/bulk_deadline_ms = ${BULK_DEADLINE_MS:-2000}/" \
     -e "s/^background_idle_ms = .*/background_idle_ms = ${BACKGROUND_IDLE_MS:-500}/" \
     config/verdict.toml > "$work/verdict.toml"
@@ -71,7 +75,8 @@ start_engine() {
 # in REALTIME_LOAD), from realtime.jsonl (make_sim_input). Arguments: RATE SECONDS OUT_JSON.
 realtime_load() {
   taskset -c "${LOAD_CPU:-0}" "$BIN/verdict-load" --target "http://127.0.0.1:$REALTIME_PORT" \
-    --rate "$1" --duration "$2" --connections 8 --mix realtime=1 ${LOAD_BUSY_POLL:+--busy-poll} \
+    --rate "$1" --duration "$2" --connections 8 --max-connections "${MAX_CONNECTIONS:-0}" \
+    --mix realtime=1 ${LOAD_BUSY_POLL:+--busy-poll} \
     --input "$work/realtime.jsonl" --header "Authorization: Bearer $KEY" --json > "$3" &
   REALTIME_LOAD=$!
 }

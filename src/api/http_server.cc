@@ -6,6 +6,8 @@
 #include <pthread.h>
 #include <sched.h>
 #include <spdlog/spdlog.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include <array>
 #include <atomic>
@@ -786,6 +788,13 @@ void HttpServer::Start() {
   const std::chrono::microseconds busy_poll(n == 1 ? impl_->options.busy_poll_us : 0);
   for (int i = 0; i < n; ++i) {
     impl_->threads.emplace_back([this, busy_poll] {
+      // Raising a thread's own nice value needs no privilege. A failure leaves the thread at
+      // the process's priority, which is what io_nice = 0 asks for anyway: logged, not fatal.
+      if (impl_->options.io_nice != 0 &&
+          setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), impl_->options.io_nice) != 0) {
+        spdlog::warn("server.io_nice: cannot set the I/O thread's nice value to {}",
+                     impl_->options.io_nice);
+      }
       EventLoop::SetCurrent(&impl_->loop);
       RunWithIdleWork(impl_->ioc, busy_poll);
       EventLoop::SetCurrent(nullptr);

@@ -3,12 +3,14 @@
 // busy_poll_us the thread polls instead of sleeping between requests. The rest of the socket
 // paths are covered by tests/integration.
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <boost/asio.hpp>
+#include <cerrno>
 #include <chrono>
 #include <fstream>
 #include <future>
@@ -86,6 +88,26 @@ TEST(HttpServerLoopTest, AHandlerPostsToItsIoThreadsLoopAndThePostedWorkAnswers)
   EXPECT_NE(reply.find(R"({"after":true,"on_io":true})"), std::string::npos) << reply;
   EXPECT_NE(handler_thread.get_future().get(), std::this_thread::get_id());
   EXPECT_EQ(EventLoop::Current(), nullptr);  // not installed on the test's own thread
+}
+
+// server.io_nice: the I/O thread that runs the handler has that nice value; the test's own
+// thread (the process's priority) keeps its own.
+TEST(HttpServerLoopTest, IoThreadsRunAtTheirNiceValue) {
+  Router router;
+  router.Add("GET", "/nice", [](HttpRequest&&, Responder respond) {
+    errno = 0;
+    const int nice = getpriority(PRIO_PROCESS, static_cast<id_t>(gettid()));
+    HttpResponse response;
+    response.body = R"({"nice":)" + std::to_string(errno == 0 ? nice : -100) + "}";
+    respond(std::move(response));
+  });
+  const int own = getpriority(PRIO_PROCESS, static_cast<id_t>(gettid()));
+  HttpServerOptions options;
+  options.io_nice = 19 - own > 5 ? own + 5 : 19;
+  const std::string reply = ServeOneGet(router, "/nice", options);
+  EXPECT_NE(reply.find(R"({"nice":)" + std::to_string(options.io_nice) + "}"), std::string::npos)
+      << reply;
+  EXPECT_EQ(getpriority(PRIO_PROCESS, static_cast<id_t>(gettid())), own);
 }
 
 // Idle work (EventLoop::PostWhenIdle) runs on the thread that queued it, after the handler and

@@ -196,6 +196,7 @@ Status ReadServer(TableReader& r, EngineOptions* o) {
   VERDICT_RETURN_IF_ERROR(r.Integer("io_threads", &o->server.io_threads, 1, 64));
   // At most half the shortest connection-deadline tick (10 ms), which also restarts a poll.
   VERDICT_RETURN_IF_ERROR(r.Integer("busy_poll_us", &o->server.busy_poll_us, 0, 5'000));
+  VERDICT_RETURN_IF_ERROR(r.Integer("io_nice", &o->server.io_nice, 0, 19));
   if (o->server.busy_poll_us > 0 && o->server.io_threads > 1) {
     return InvalidArgument(r.Name("busy_poll_us") +
                                " needs io_threads = 1: with more I/O threads, one sleeps in "

@@ -48,5 +48,20 @@ TEST(ServerOptionsTest, BusyPollIsOffByDefaultAndAtMostFiveMilliseconds) {
       << threads.status().ToString();
 }
 
+TEST(ServerOptionsTest, IoNiceIsZeroByDefaultAndANiceValue) {
+  auto defaults = ParseEngineOptions("", "t.toml");
+  ASSERT_TRUE(defaults.ok()) << defaults.status().ToString();
+  EXPECT_EQ(defaults->server.io_nice, 0);
+  auto set = ParseEngineOptions("[server]\nio_nice = 19\n", "t.toml");
+  ASSERT_TRUE(set.ok()) << set.status().ToString();
+  EXPECT_EQ(set->server.io_nice, 19);
+  for (const char* toml :
+       {"[server]\nio_nice = -1\n", "[server]\nio_nice = 20\n", "[server]\nio_nice = \"5\"\n"}) {
+    auto options = ParseEngineOptions(toml, "t.toml");
+    ASSERT_FALSE(options.ok()) << toml;
+    EXPECT_EQ(options.status().field(), "server.io_nice") << options.status().ToString();
+  }
+}
+
 }  // namespace
 }  // namespace verdict

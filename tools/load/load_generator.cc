@@ -51,15 +51,16 @@ class Connection : public std::enable_shared_from_this<Connection> {
       : runner_(runner), socket_(ioc), klass_(std::move(klass)), tenant_(tenant) {}
   const std::string& klass() const { return klass_; }
   int tenant() const { return tenant_; }
+  // Opens the connection (again); the runner counts it as connecting until it is.
   void Connect(const tcp::endpoint& endpoint);
   void Send(Pending request);
-  bool idle() const { return connected_ && !busy_; }
   void Close() {
     beast::error_code ec;
     socket_.close(ec);
   }
 
  private:
+  void Attempt();
   void OnResponse(beast::error_code ec);
 
   Runner& runner_;
@@ -71,8 +72,14 @@ class Connection : public std::enable_shared_from_this<Connection> {
   Pending current_;
   const std::string klass_;  // the class whose requests this connection carries
   const int tenant_;         // and the tenant (-1: no tenants)
-  bool connected_ = false;
-  bool busy_ = false;
+};
+
+// One class's connections (one tenant's, with tenants): those free, and the requests waiting for
+// one of them, oldest first.
+struct Pool {
+  std::vector<Connection*> idle;
+  std::deque<Pending> backlog;
+  size_t connecting = 0;  // connections being opened or reopened
 };
 
 class Runner {
@@ -93,7 +100,7 @@ class Runner {
   }
 
   LoadResult Run() {
-    tcp::endpoint endpoint(
+    endpoint_ = tcp::endpoint(
         net::ip::make_address(options_.host == "localhost" ? "127.0.0.1" : options_.host),
         options_.port);
     // Each class has its own connections, as a payment switch keeps separate pools: a
@@ -120,10 +127,7 @@ class Runner {
         // commit, so one connection carries only a few hundred requests a second.
         int n = std::max(std::min(options_.connections, 8),
                          static_cast<int>(connections * share / total + 0.5));
-        for (int i = 0; i < n; ++i) {
-          connections_.push_back(std::make_shared<Connection>(*this, ioc_, name, stream->tenant));
-          connections_.back()->Connect(endpoint);
-        }
+        for (int i = 0; i < n; ++i) Open(stream->tenant, name);
       }
     }
     start_ = Clock::now();
@@ -141,6 +145,7 @@ class Runner {
       ioc_.run();
     }
     result_.rate_per_s = total_rate;
+    result_.connections = connections_.size();
     result_.window_s = options_.duration_s;
     result_.elapsed_s = std::chrono::duration<double>(Clock::now() - start_).count();
     for (auto& [name, stats] : result_.by_class) result_.overall.Merge(stats);
@@ -150,14 +155,21 @@ class Runner {
     return result_;
   }
 
+  void OnConnecting(const Connection& connection) { ++PoolOf(connection).connecting; }
+  void OnConnected(Connection& connection) {
+    --PoolOf(connection).connecting;
+    OnIdle(connection);
+  }
+
   // A connection is free: it takes the oldest waiting request of its class.
   void OnIdle(Connection& connection) {
-    auto& backlog = backlog_[{connection.tenant(), connection.klass()}];
-    if (!backlog.empty()) {
-      Pending next = std::move(backlog.front());
-      backlog.pop_front();
+    Pool& pool = PoolOf(connection);
+    if (!pool.backlog.empty()) {
+      Pending next = std::move(pool.backlog.front());
+      pool.backlog.pop_front();
       connection.Send(std::move(next));
     } else {
+      pool.idle.push_back(&connection);
       MaybeFinish();
     }
   }
@@ -193,6 +205,15 @@ class Runner {
   const LoadOptions& options() const { return options_; }
 
  private:
+  Pool& PoolOf(const Connection& connection) {
+    return pools_[{connection.tenant(), connection.klass()}];
+  }
+
+  void Open(int tenant, const std::string& klass) {
+    connections_.push_back(std::make_shared<Connection>(*this, ioc_, klass, tenant));
+    connections_.back()->Connect(endpoint_);
+  }
+
   // The class's stats, and the tenant's class and total when there are tenants.
   std::vector<ClassStats*> StatsFor(const Pending& request) {
     std::vector<ClassStats*> out{&result_.by_class[request.klass]};
@@ -260,13 +281,21 @@ class Runner {
     for (ClassStats* stats : StatsFor(request)) ++stats->sent;
     ++issued_;
     ++outstanding_;
-    for (auto& connection : connections_) {
-      if (connection->klass() == request.klass && connection->tenant() == tenant &&
-          connection->idle()) {
-        return connection->Send(std::move(request));
-      }
+    Pool& pool = pools_[{tenant, request.klass}];
+    if (!pool.idle.empty()) {
+      Connection* connection = pool.idle.back();
+      pool.idle.pop_back();
+      return connection->Send(std::move(request));
     }
-    backlog_[{tenant, request.klass}].push_back(std::move(request));
+    const std::string klass = request.klass;
+    pool.backlog.push_back(std::move(request));
+    // As a client's connection pool grows while requests wait for a connection: the server then
+    // sees the offered load, not the pool's limit, and its own admission (e.g. 429 for bulk)
+    // decides. Up to max_connections in all; 0: the pools stay as opened.
+    if (connections_.size() < static_cast<size_t>(options_.max_connections) &&
+        pool.backlog.size() > pool.connecting) {
+      Open(tenant, klass);
+    }
   }
 
   std::string GeneratedBody(const std::string& klass) {
@@ -310,7 +339,7 @@ class Runner {
     if (finished_) return;
     finished_ = true;
     // What never got an answer stays counted as sent and not answered.
-    backlog_.clear();
+    pools_.clear();
     drain_timer_.cancel();
     for (auto& stream : streams_) stream->timer.cancel();
     for (auto& connection : connections_) connection->Close();
@@ -323,8 +352,9 @@ class Runner {
   net::steady_timer drain_timer_{ioc_};
   std::mt19937_64 rng_;
   std::vector<std::pair<double, std::string>> classes_;
+  tcp::endpoint endpoint_;
   std::vector<std::shared_ptr<Connection>> connections_;
-  std::map<std::pair<int, std::string>, std::deque<Pending>> backlog_;  // by tenant and class
+  std::map<std::pair<int, std::string>, Pool> pools_;  // by tenant and class
   Clock::time_point start_, window_end_;
   uint64_t issued_ = 0;
   int64_t outstanding_ = 0;
@@ -335,7 +365,12 @@ class Runner {
 
 void Connection::Connect(const tcp::endpoint& endpoint) {
   endpoint_ = endpoint;
-  socket_.async_connect(endpoint, [self = shared_from_this()](beast::error_code ec) {
+  runner_.OnConnecting(*this);
+  Attempt();
+}
+
+void Connection::Attempt() {
+  socket_.async_connect(endpoint_, [self = shared_from_this()](beast::error_code ec) {
     if (ec) {
       // Retry shortly; the run's clock keeps going, so refused connections show as latency.
       auto timer = std::make_shared<net::steady_timer>(self->socket_.get_executor());
@@ -343,19 +378,17 @@ void Connection::Connect(const tcp::endpoint& endpoint) {
       timer->async_wait([self, timer](beast::error_code) {
         beast::error_code ignored;
         self->socket_.close(ignored);
-        self->Connect(self->endpoint_);
+        self->Attempt();
       });
       return;
     }
     beast::error_code ignored;
     self->socket_.set_option(tcp::no_delay(true), ignored);
-    self->connected_ = true;
-    self->runner_.OnIdle(*self);
+    self->runner_.OnConnected(*self);
   });
 }
 
 void Connection::Send(Pending request) {
-  busy_ = true;
   current_ = std::move(request);
   const LoadOptions& o = runner_.options();
   wire_ = "POST " + o.path + " HTTP/1.1\r\nHost: " + o.host +
@@ -378,11 +411,9 @@ void Connection::Send(Pending request) {
 }
 
 void Connection::OnResponse(beast::error_code ec) {
-  busy_ = false;
   if (ec) {
     // The connection broke: the request is lost (counted), and the connection is rebuilt.
     runner_.OnLost(current_);
-    connected_ = false;
     buffer_.clear();
     beast::error_code ignored;
     socket_.close(ignored);
@@ -392,7 +423,6 @@ void Connection::OnResponse(beast::error_code ec) {
   auto& response = parser_->get();
   runner_.OnAnswer(current_, static_cast<int>(response.result_int()), response.body());
   if (!response.keep_alive()) {
-    connected_ = false;
     beast::error_code ignored;
     socket_.close(ignored);
     buffer_.clear();
@@ -474,6 +504,11 @@ verdict::Result<LoadResult> RunLoad(const LoadOptions& options) {
   }
   if (options.connections < 1 || options.connections > 10'000) {
     return verdict::InvalidArgument("connections must be 1..10000", "--connections");
+  }
+  if (options.max_connections != 0 &&
+      (options.max_connections < options.connections || options.max_connections > 10'000)) {
+    return verdict::InvalidArgument("max-connections must be 0 or from --connections to 10000",
+                                    "--max-connections");
   }
   if (options.mix.empty()) return verdict::InvalidArgument("mix is empty", "--mix");
   for (const auto& [name, share] : options.mix) {

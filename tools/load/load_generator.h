@@ -31,6 +31,10 @@ struct LoadOptions {
   double rate_per_s = 1000;
   double duration_s = 10;
   int connections = 32;  // shared out among the classes of the mix by their shares (≥ 8 each)
+  // A class whose connections are all busy opens another while requests wait for one, up to
+  // this many connections in all, as a client's pool grows. 0: only `connections` (beyond
+  // capacity the backlog then waits in the generator, and the server never sees it).
+  int max_connections = 0;
   bool poisson = false;
   // Share of requests per priority class; normalized. Keys: realtime, standard, bulk.
   std::map<std::string, double> mix = {{"standard", 1.0}};
@@ -88,8 +92,9 @@ struct TenantStats {
 
 struct LoadResult {
   double rate_per_s = 0;
-  double elapsed_s = 0;  // sending window plus drain
-  double window_s = 0;   // sending window
+  double elapsed_s = 0;    // sending window plus drain
+  double window_s = 0;     // sending window
+  size_t connections = 0;  // opened in all (more than LoadOptions::connections if the pools grew)
   ClassStats overall;
   std::map<std::string, ClassStats> by_class;
   std::map<std::string, double> tenant_rate_per_s;  // offered, by tenant (with --tenant)

@@ -88,6 +88,9 @@ int main(int argc, char** argv) {
   app.add_option("--rate", options.rate_per_s, "Requests per second offered");
   app.add_option("--duration", options.duration_s, "Seconds of sending (per ramp step)");
   app.add_option("--connections", options.connections, "Keep-alive connections");
+  app.add_option("--max-connections", options.max_connections,
+                 "Open more connections, up to this many in all, while requests wait for a free "
+                 "one (as a client's pool grows); 0: only --connections");
   app.add_option("--mix", mix, "Priority mix, e.g. realtime=0.1,standard=0.5,bulk=0.4");
   app.add_option("--input", input, "File of transaction JSON objects, one per line");
   app.add_option("--header", headers, "Extra request header 'Name: value' (repeatable)");
