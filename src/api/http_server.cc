@@ -11,6 +11,8 @@
 
 #include <array>
 #include <atomic>
+#include <cerrno>
+#include <cstring>
 #include <deque>
 #include <type_traits>
 // Beast then speaks std::string_view, like the rest of the code.
@@ -100,6 +102,18 @@ HttpRequest ToHttpRequest(http::request<http::string_body>&& raw) {
 
 // A read pause drawn from [pause_ms / 2, pause_ms]: connections refused together (a flooding
 // tenant's) would otherwise all come back at the same moment, as a burst.
+// Adds `by` to the calling thread's nice value (at most 19). Raising one's own nice value needs
+// no privilege; a failure leaves the thread at the process's priority: logged, not fatal.
+void LowerOwnPriority(int by) {
+  const auto tid = static_cast<id_t>(gettid());
+  errno = 0;
+  const int now = getpriority(PRIO_PROCESS, tid);
+  if (errno != 0 || setpriority(PRIO_PROCESS, tid, std::min(19, now + by)) != 0) {
+    spdlog::warn("server.io_thread_nice: cannot lower the I/O thread's priority: {}",
+                 std::strerror(errno));
+  }
+}
+
 int64_t SpreadPause(int64_t pause_ms) {
   if (pause_ms <= 1) return pause_ms;
   thread_local std::minstd_rand random(std::random_device{}());
@@ -788,13 +802,9 @@ void HttpServer::Start() {
   const std::chrono::microseconds busy_poll(n == 1 ? impl_->options.busy_poll_us : 0);
   for (int i = 0; i < n; ++i) {
     impl_->threads.emplace_back([this, busy_poll] {
-      // Raising a thread's own nice value needs no privilege. A failure leaves the thread at
-      // the process's priority, which is what io_nice = 0 asks for anyway: logged, not fatal.
-      if (impl_->options.io_nice != 0 &&
-          setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), impl_->options.io_nice) != 0) {
-        spdlog::warn("server.io_nice: cannot set the I/O thread's nice value to {}",
-                     impl_->options.io_nice);
-      }
+      if (impl_->options.io_thread_nice > 0) LowerOwnPriority(impl_->options.io_thread_nice);
+      // Threads started from here on would inherit the lowered priority (and BackgroundPriority's
+      // return to SCHED_OTHER would not undo it): start them from elsewhere.
       EventLoop::SetCurrent(&impl_->loop);
       RunWithIdleWork(impl_->ioc, busy_poll);
       EventLoop::SetCurrent(nullptr);

@@ -59,11 +59,13 @@ struct HttpServerOptions {
   // Any handler restarts the poll, the connection-deadline sweep's too (every 10-100 ms), so
   // the configuration keeps it far below that. Only with io_threads = 1; ignored otherwise.
   int busy_poll_us = 0;
-  // The I/O threads' nice value (0..19). Above 0, when the core is contended they yield to the
-  // threads that finish what was already read (the scheduler's worker, the journal's writer and
-  // committer) and to the realtime listener's thread, which keeps 0: reading more requests then
-  // waits, not completing admitted ones (docs/architecture.md, "Realtime listener").
-  int io_nice = 0;
+  // Added to the I/O threads' nice value (0..19, the sum capped at 19). Above 0, when the core
+  // is contended they yield to the threads that finish what was already read (the scheduler's
+  // worker, the journal's writer and committer) and to the realtime listener's thread, which
+  // keeps the process's: reading more requests then waits, not completing admitted ones. Below
+  // the journal's group-delay rate the I/O thread also commits (commit_on_io_thread), at that
+  // lower priority (docs/architecture.md, "Realtime listener").
+  int io_thread_nice = 0;
   TlsOptions tls;
 };
 

@@ -157,8 +157,8 @@ int Serve(const ServeFlags& flags) {
   if (!options.realtime_listen.empty()) {
     HttpServerOptions realtime_options = options.server;
     realtime_options.io_threads = 1;
-    realtime_options.busy_poll_us = 0;  // woken by the OS; polling would take the core's time
-    realtime_options.io_nice = 0;       // the main listener's yield to it (server.io_nice)
+    realtime_options.busy_poll_us = 0;    // woken by the OS; polling would take the core's time
+    realtime_options.io_thread_nice = 0;  // the main listener's threads yield to it
     Status parsed = ParseListenAddress(options.realtime_listen, &realtime_options);
     if (!parsed.ok()) {  // only from --realtime-listen: the configuration's was checked on reading
       spdlog::error("--realtime-listen: {}", parsed.message());

@@ -196,7 +196,7 @@ Status ReadServer(TableReader& r, EngineOptions* o) {
   VERDICT_RETURN_IF_ERROR(r.Integer("io_threads", &o->server.io_threads, 1, 64));
   // At most half the shortest connection-deadline tick (10 ms), which also restarts a poll.
   VERDICT_RETURN_IF_ERROR(r.Integer("busy_poll_us", &o->server.busy_poll_us, 0, 5'000));
-  VERDICT_RETURN_IF_ERROR(r.Integer("io_nice", &o->server.io_nice, 0, 19));
+  VERDICT_RETURN_IF_ERROR(r.Integer("io_thread_nice", &o->server.io_thread_nice, 0, 19));
   if (o->server.busy_poll_us > 0 && o->server.io_threads > 1) {
     return InvalidArgument(r.Name("busy_poll_us") +
                                " needs io_threads = 1: with more I/O threads, one sleeps in "
@@ -288,7 +288,7 @@ Status ReadJournal(TableReader& r, EngineOptions* o) {
   VERDICT_RETURN_IF_ERROR(r.Integer("min_free_mb", &o->journal.min_free_mb, 0, 1 << 30));
   VERDICT_RETURN_IF_ERROR(r.Integer("group_delay_us", &o->journal.group_delay_us, 0, 100'000));
   VERDICT_RETURN_IF_ERROR(
-      r.Integer("group_delay_above_per_s", &o->journal.group_delay_above_per_s, 0, 10'000'000));
+      r.Integer("group_delay_above_per_s", &o->journal.group_delay_above_per_s, 1, 10'000'000));
   VERDICT_RETURN_IF_ERROR(r.Boolean("commit_on_io_thread", &o->journal.commit_on_io_thread));
   VERDICT_RETURN_IF_ERROR(r.Integer("commit_log_mb", &o->journal.commit_log_mb, 0, 1024));
   VERDICT_RETURN_IF_ERROR(

@@ -31,7 +31,7 @@ TEST(JournalOptionsTest, BadGroupDelayIsAnErrorNamingTheKey) {
     EXPECT_EQ(options.status().field(), "journal.group_delay_us") << options.status().ToString();
   }
   for (const char* toml :
-       {"[journal]\ngroup_delay_above_per_s = -1\n", "[journal]\ngroup_delay_above_per_s = \"x\"\n",
+       {"[journal]\ngroup_delay_above_per_s = 0\n", "[journal]\ngroup_delay_above_per_s = \"x\"\n",
         "[journal]\ngroup_delay_above_per_s = 10000001\n"}) {
     auto options = ParseEngineOptions(toml, "t.toml");
     ASSERT_FALSE(options.ok()) << toml;

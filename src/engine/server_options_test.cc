@@ -1,5 +1,5 @@
 // [server] configuration read by engine_options.cc: the read pause after an over-rate refusal,
-// and the I/O threads' busy polling.
+// the I/O threads' busy polling and their nice value.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -48,18 +48,18 @@ TEST(ServerOptionsTest, BusyPollIsOffByDefaultAndAtMostFiveMilliseconds) {
       << threads.status().ToString();
 }
 
-TEST(ServerOptionsTest, IoNiceIsZeroByDefaultAndANiceValue) {
+TEST(ServerOptionsTest, IoThreadNiceIsZeroByDefaultAndANiceValue) {
   auto defaults = ParseEngineOptions("", "t.toml");
   ASSERT_TRUE(defaults.ok()) << defaults.status().ToString();
-  EXPECT_EQ(defaults->server.io_nice, 0);
-  auto set = ParseEngineOptions("[server]\nio_nice = 19\n", "t.toml");
+  EXPECT_EQ(defaults->server.io_thread_nice, 0);
+  auto set = ParseEngineOptions("[server]\nio_thread_nice = 19\n", "t.toml");
   ASSERT_TRUE(set.ok()) << set.status().ToString();
-  EXPECT_EQ(set->server.io_nice, 19);
-  for (const char* toml :
-       {"[server]\nio_nice = -1\n", "[server]\nio_nice = 20\n", "[server]\nio_nice = \"5\"\n"}) {
+  EXPECT_EQ(set->server.io_thread_nice, 19);
+  for (const char* toml : {"[server]\nio_thread_nice = -1\n", "[server]\nio_thread_nice = 20\n",
+                           "[server]\nio_thread_nice = \"5\"\n"}) {
     auto options = ParseEngineOptions(toml, "t.toml");
     ASSERT_FALSE(options.ok()) << toml;
-    EXPECT_EQ(options.status().field(), "server.io_nice") << options.status().ToString();
+    EXPECT_EQ(options.status().field(), "server.io_thread_nice") << options.status().ToString();
   }
 }
 

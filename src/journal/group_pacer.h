@@ -15,7 +15,8 @@ namespace verdict::journal {
 
 class GroupPacer {
  public:
-  // max_delay_us 0: never waits.
+  // Waits up to max_delay_us (0: never) while the measured rate is at least min_rate_per_s
+  // entries a second (> 0: with no rate measured yet it never waits).
   GroupPacer(int64_t max_delay_us, double min_rate_per_s);
 
   // The writer took `entries` at `now_ns` (monotonic).

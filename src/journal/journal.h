@@ -61,8 +61,8 @@ struct JournalOptions {
   // the committer nor another loop thread holds a group does not wake the writer: that thread
   // commits the queue (its turn's entries, and any other thread's queued meanwhile) in one idle
   // step once its loop turn has run (EventLoop::PostWhenIdle). No hand-off to the writer and
-  // back. Only below the rate at which the writer would wait for more (group_delay_us). The
-  // loops must run their idle work (stop) before the journal is destroyed.
+  // back. Only below the rate at which the writer would wait for more (group_delay_above_per_s).
+  // The loops must run their idle work (stop) before the journal is destroyed.
   bool commit_on_event_loop = false;
   // Enqueue blocks while this many entries wait for the writer: backpressure from the disk.
   size_t max_pending = 65536;

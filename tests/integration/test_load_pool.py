@@ -19,12 +19,14 @@ BODY = b'{"decision_id":"stub","outcome":"allow"}'
 
 
 class SlowServer:
-    """HTTP/1.1 keep-alive stub on an ephemeral loopback port; counts the connections it
-    accepted."""
+    """HTTP/1.1 keep-alive stub on an ephemeral loopback port; keeps the most requests it held
+    at once (each is held delay_s before its answer)."""
 
     def __init__(self, delay_s):
         self.delay_s = delay_s
-        self.accepted = 0
+        self.in_flight = 0
+        self.peak_in_flight = 0
+        self.writers = set()
         self.loop = asyncio.new_event_loop()
         started = threading.Event()
         self.thread = threading.Thread(target=self._run, args=(started,), daemon=True)
@@ -40,7 +42,7 @@ class SlowServer:
         self.loop.run_forever()
 
     async def _serve(self, reader, writer):
-        self.accepted += 1
+        self.writers.add(writer)
         try:
             while True:
                 head = await reader.readuntil(b"\r\n\r\n")
@@ -49,25 +51,37 @@ class SlowServer:
                     if line.lower().startswith(b"content-length:"):
                         length = int(line.split(b":", 1)[1])
                 await reader.readexactly(length)
+                self.in_flight += 1
+                self.peak_in_flight = max(self.peak_in_flight, self.in_flight)
                 await asyncio.sleep(self.delay_s)
+                self.in_flight -= 1
                 writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
                              b"Content-Length: %d\r\n\r\n%s" % (len(BODY), BODY))
                 await writer.drain()
         except (asyncio.IncompleteReadError, ConnectionError):
             pass
         finally:
+            self.writers.discard(writer)
             writer.close()
 
+    async def _shut(self):
+        self.server.close()
+        for writer in list(self.writers):
+            writer.close()
+        await asyncio.sleep(0.05)  # lets the closed connections' handlers finish
+
     def close(self):
+        asyncio.run_coroutine_threadsafe(self._shut(), self.loop).result(10)
         self.loop.call_soon_threadsafe(self.loop.stop)
         self.thread.join(10)
+        self.loop.close()
 
 
 class LoadPoolTest(unittest.TestCase):
-    def run_load(self, port, *extra):
+    def run_load(self, port, *extra, connections=8):
         out = subprocess.run(
             [LOAD, "--target", "http://127.0.0.1:%d" % port, "--rate", "400", "--duration", "1",
-             "--connections", "8", "--drain", "10", "--json", *extra],
+             "--connections", str(connections), "--drain", "10", "--json", *extra],
             capture_output=True, text=True, timeout=120)
         self.assertEqual(out.returncode, 0, out.stderr)
         return json.loads(out.stdout)
@@ -76,17 +90,33 @@ class LoadPoolTest(unittest.TestCase):
         server = SlowServer(0.05)
         self.addCleanup(server.close)
         result = self.run_load(server.port)
-        self.assertEqual(result["connections"], 8)
-        self.assertEqual(server.accepted, 8)
+        self.assertEqual(result["connections"], {"standard": 8})
+        self.assertEqual(server.peak_in_flight, 8)
         self.assertEqual(result["overall"]["status"], {"200": result["overall"]["sent"]})
 
     def test_the_pool_grows_while_requests_wait(self):
         server = SlowServer(0.05)
         self.addCleanup(server.close)
         result = self.run_load(server.port, "--max-connections", "64")
-        self.assertGreater(result["connections"], 8)
-        self.assertLessEqual(result["connections"], 64)
-        self.assertEqual(server.accepted, result["connections"])
+        opened = result["connections"]["standard"]
+        self.assertGreater(opened, 8)
+        self.assertLessEqual(opened, 64)
+        # The new connections carried requests: more were held at once than 8 could hold.
+        self.assertGreater(server.peak_in_flight, 8)
+        self.assertLessEqual(server.peak_in_flight, opened)
+        self.assertEqual(result["overall"]["status"], {"200": result["overall"]["sent"]})
+
+    def test_a_flooded_class_grows_only_its_own_pool(self):
+        # 200 ms per answer: the standard class (360/s) would need about 72 connections. It
+        # starts with 14 (90 % of 16) and realtime with 8 (the floor), and each pool may grow to
+        # 64 / 16 = 4 times its first size: standard stops at 56, short of the 64 that one cap
+        # over all pools would have let it take.
+        server = SlowServer(0.2)
+        self.addCleanup(server.close)
+        result = self.run_load(server.port, "--mix", "standard=0.9,realtime=0.1",
+                               "--max-connections", "64", connections=16)
+        self.assertEqual(result["connections"]["standard"], 56)
+        self.assertLessEqual(result["connections"]["realtime"], 32)
         self.assertEqual(result["overall"]["status"], {"200": result["overall"]["sent"]})
 
     def test_a_cap_below_the_pool_is_an_error_naming_the_option(self):

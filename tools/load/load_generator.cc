@@ -80,6 +80,8 @@ struct Pool {
   std::vector<Connection*> idle;
   std::deque<Pending> backlog;
   size_t connecting = 0;  // connections being opened or reopened
+  size_t opened = 0;
+  size_t limit = 0;  // most connections it may open (LoadOptions::max_connections)
 };
 
 class Runner {
@@ -127,6 +129,13 @@ class Runner {
         // commit, so one connection carries only a few hundred requests a second.
         int n = std::max(std::min(options_.connections, 8),
                          static_cast<int>(connections * share / total + 0.5));
+        // Each pool may grow in proportion to its first size, so that a flooded class cannot
+        // take the room of another's.
+        pools_[{stream->tenant, name}].limit =
+            options_.max_connections == 0
+                ? n
+                : std::max<size_t>(
+                      n, static_cast<size_t>(n) * options_.max_connections / options_.connections);
         for (int i = 0; i < n; ++i) Open(stream->tenant, name);
       }
     }
@@ -145,7 +154,7 @@ class Runner {
       ioc_.run();
     }
     result_.rate_per_s = total_rate;
-    result_.connections = connections_.size();
+    for (const auto& [key, pool] : pools_) result_.connections[key.second] += pool.opened;
     result_.window_s = options_.duration_s;
     result_.elapsed_s = std::chrono::duration<double>(Clock::now() - start_).count();
     for (auto& [name, stats] : result_.by_class) result_.overall.Merge(stats);
@@ -210,6 +219,7 @@ class Runner {
   }
 
   void Open(int tenant, const std::string& klass) {
+    ++pools_[{tenant, klass}].opened;
     connections_.push_back(std::make_shared<Connection>(*this, ioc_, klass, tenant));
     connections_.back()->Connect(endpoint_);
   }
@@ -291,11 +301,8 @@ class Runner {
     pool.backlog.push_back(std::move(request));
     // As a client's connection pool grows while requests wait for a connection: the server then
     // sees the offered load, not the pool's limit, and its own admission (e.g. 429 for bulk)
-    // decides. Up to max_connections in all; 0: the pools stay as opened.
-    if (connections_.size() < static_cast<size_t>(options_.max_connections) &&
-        pool.backlog.size() > pool.connecting) {
-      Open(tenant, klass);
-    }
+    // decides.
+    if (pool.opened < pool.limit && pool.backlog.size() > pool.connecting) Open(tenant, klass);
   }
 
   std::string GeneratedBody(const std::string& klass) {
@@ -339,7 +346,7 @@ class Runner {
     if (finished_) return;
     finished_ = true;
     // What never got an answer stays counted as sent and not answered.
-    pools_.clear();
+    for (auto& [key, pool] : pools_) pool.backlog.clear();
     drain_timer_.cancel();
     for (auto& stream : streams_) stream->timer.cancel();
     for (auto& connection : connections_) connection->Close();

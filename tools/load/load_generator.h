@@ -31,9 +31,10 @@ struct LoadOptions {
   double rate_per_s = 1000;
   double duration_s = 10;
   int connections = 32;  // shared out among the classes of the mix by their shares (≥ 8 each)
-  // A class whose connections are all busy opens another while requests wait for one, up to
-  // this many connections in all, as a client's pool grows. 0: only `connections` (beyond
-  // capacity the backlog then waits in the generator, and the server never sees it).
+  // A class whose connections are all busy opens another while requests wait for one, as a
+  // client's pool grows: each pool up to max_connections / connections times its first size
+  // (so about max_connections in all, more where the 8-per-class floor applies). 0: only the
+  // first pools (beyond capacity the backlog then waits in the generator, unseen by the server).
   int max_connections = 0;
   bool poisson = false;
   // Share of requests per priority class; normalized. Keys: realtime, standard, bulk.
@@ -92,9 +93,9 @@ struct TenantStats {
 
 struct LoadResult {
   double rate_per_s = 0;
-  double elapsed_s = 0;    // sending window plus drain
-  double window_s = 0;     // sending window
-  size_t connections = 0;  // opened in all (more than LoadOptions::connections if the pools grew)
+  double elapsed_s = 0;                       // sending window plus drain
+  double window_s = 0;                        // sending window
+  std::map<std::string, size_t> connections;  // opened, by class (more if the pools grew)
   ClassStats overall;
   std::map<std::string, ClassStats> by_class;
   std::map<std::string, double> tenant_rate_per_s;  // offered, by tenant (with --tenant)

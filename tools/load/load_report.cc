@@ -57,7 +57,9 @@ std::string ResultToJson(const LoadResult& r) {
   verdict::JsonWriter w(out);
   w.BeginObject();
   w.Key("rate_per_s").Double(r.rate_per_s).Key("seconds").Double(r.window_s);
-  w.Key("connections").Uint(r.connections);
+  w.Key("connections").BeginObject();
+  for (const auto& [klass, count] : r.connections) w.Key(klass).Uint(count);
+  w.EndObject();
   w.Key("overall");
   WriteClass(w, r.overall, r.window_s);
   w.Key("by_class").BeginObject();

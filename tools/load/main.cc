@@ -1,4 +1,6 @@
 // verdict-load: open-loop HTTP/1.1 load generator for loopback targets (issue 7's interface).
+#include <sys/resource.h>
+
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <fstream>
@@ -160,6 +162,14 @@ int main(int argc, char** argv) {
     return 2;
   }
   options.keep_timeline = !timeline.empty();
+  // Growing pools may need more sockets than the default soft limit (1,024) allows; a socket
+  // refused for it would retry forever as a connection that never opens.
+  rlimit files{};
+  if (options.max_connections > 0 && getrlimit(RLIMIT_NOFILE, &files) == 0 &&
+      files.rlim_cur < files.rlim_max) {
+    files.rlim_cur = files.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &files);
+  }
 
   std::vector<double> rates = ramp.empty() ? std::vector<double>{options.rate_per_s} : ramp;
   std::vector<load::LoadResult> steps;
