@@ -9,12 +9,14 @@
 #   DURABILITY (sync | async), GROUP_DELAY_US (1000), HEAP_PREFAULT_MB (256), BUSY_POLL_US (0),
 #   LOAD_BUSY_POLL=1 (verdict-load --busy-poll), FIFO=1 (the plain FIFO
 #   scheduler), EXTRA_TOML (appended to the configuration, e.g.
-#   $'[tenants.bench]\nrate = 1' to have every request refused by the rate limit).
+#   $'[tenants.bench]\nrate = 1' to have every request refused by the rate limit), and the
+#   other settings bench/load/shipped_engine.sh lists (GROUP_DELAY_ABOVE, IO_THREAD_NICE, ...).
 #   PERF=1 records `perf record -g` of the engine for 3 s into $OUT/perf.data (PERF_CALLGRAPH,
 #   e.g. "dwarf,16384", replaces -g's frame pointers, which the release build does not keep);
 #   STRACE=1 counts its system calls for 3 s into $OUT/strace.txt.
 #   REALTIME_RATE=R: the engine also gets a realtime listener, and a second verdict-load sends it
-#   R realtime requests/s (8 connections) during the run.
+#   R realtime requests/s (8 connections, growing like the main generator's with
+#   MAX_CONNECTIONS) during the run.
 #   METRICS=1: the engine's /metrics after the run, in $OUT/metrics.txt.
 #   ENGINE_WRAP: a command the engine runs under, e.g. "strace -f --seccomp-bpf -T -tt -e
 #   trace=fdatasync -o FILE" (the CPU figure is then the wrapper's).

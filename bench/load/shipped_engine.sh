@@ -25,16 +25,16 @@ bench_key() {
 }
 
 # Starts a fresh engine. Environment: FIFO=1 (the plain FIFO scheduler), DURABILITY (sync |
-# async), JOURNAL_BACKLOG ([sched] journal_backlog), INLINE_WHEN_IDLE ([sched]
-# inline_when_idle, true | false), COMMIT_LOG_MB ([journal] commit_log_mb), GROUP_DELAY_US
-# ([journal] group_delay_us), GROUP_DELAY_ABOVE ([journal] group_delay_above_per_s),
-# COMMIT_ON_IO_THREAD ([journal] commit_on_io_thread), HEAP_PREFAULT_MB
-# ([engine] heap_prefault_mb), BUSY_POLL_US ([server] busy_poll_us), IO_THREAD_NICE ([server]
-# io_thread_nice), BULK_DEADLINE_MS ([sched]
+# async), JOURNAL_BACKLOG ([sched] journal_backlog), INLINE_WHEN_IDLE ([sched] inline_when_idle,
+# true | false), COMMIT_LOG_MB ([journal] commit_log_mb), GROUP_DELAY_US ([journal]
+# group_delay_us), GROUP_DELAY_ABOVE ([journal] group_delay_above_per_s), COMMIT_ON_IO_THREAD
+# ([journal] commit_on_io_thread), HEAP_PREFAULT_MB ([engine] heap_prefault_mb), BUSY_POLL_US
+# ([server] busy_poll_us), IO_THREAD_NICE ([server] io_thread_nice), BULK_DEADLINE_MS ([sched]
 # bulk_deadline_ms), BACKGROUND_IDLE_MS ([journal] background_idle_ms), EXTRA_TOML (appended to
 # the configuration), REALTIME_LISTENER=1 (a realtime listener too, its port in REALTIME_PORT),
 # METRICS=1 (an admin key in ADMIN_KEY, to read /metrics). LOAD_BUSY_POLL=1: the generators
-# (here, knee.sh, one_run.sh) run with --busy-poll.
+# (here, knee.sh, one_run.sh) run with --busy-poll; MAX_CONNECTIONS: realtime_load's
+# --max-connections.
 start_engine() {
   sed -e 's/^workers = 0/workers = 1/' -e 's/^io_threads = .*/io_threads = 1/' \
     -e "s/^durability = .*/durability = \"${DURABILITY:-sync}\"/" \
