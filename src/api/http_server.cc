@@ -100,8 +100,6 @@ HttpRequest ToHttpRequest(http::request<http::string_body>&& raw) {
   return request;
 }
 
-// A read pause drawn from [pause_ms / 2, pause_ms]: connections refused together (a flooding
-// tenant's) would otherwise all come back at the same moment, as a burst.
 // Adds `by` to the calling thread's nice value (at most 19). Raising one's own nice value needs
 // no privilege; a failure leaves the thread at the process's priority: logged, not fatal.
 void LowerOwnPriority(int by) {
@@ -114,6 +112,8 @@ void LowerOwnPriority(int by) {
   }
 }
 
+// A read pause drawn from [pause_ms / 2, pause_ms]: connections refused together (a flooding
+// tenant's) would otherwise all come back at the same moment, as a burst.
 int64_t SpreadPause(int64_t pause_ms) {
   if (pause_ms <= 1) return pause_ms;
   thread_local std::minstd_rand random(std::random_device{}());
