@@ -29,9 +29,10 @@ bench_key() {
 # true | false), COMMIT_LOG_MB ([journal] commit_log_mb), GROUP_DELAY_US ([journal]
 # group_delay_us), GROUP_DELAY_ABOVE ([journal] group_delay_above_per_s), COMMIT_ON_IO_THREAD
 # ([journal] commit_on_io_thread), HEAP_PREFAULT_MB ([engine] heap_prefault_mb), BUSY_POLL_US
-# ([server] busy_poll_us), IO_THREAD_NICE ([server] io_thread_nice), BULK_DEADLINE_MS ([sched]
-# bulk_deadline_ms), BACKGROUND_IDLE_MS ([journal] background_idle_ms), EXTRA_TOML (appended to
-# the configuration), REALTIME_LISTENER=1 (a realtime listener too, its port in REALTIME_PORT),
+# ([server] busy_poll_us), IO_THREAD_NICE ([server] io_thread_nice), PAUSE_AFTER_BULK_REFUSAL
+# ([server] pause_after_bulk_refusal, true | false), BULK_DEADLINE_MS ([sched] bulk_deadline_ms),
+# BACKGROUND_IDLE_MS ([journal] background_idle_ms), EXTRA_TOML (appended to the configuration),
+# REALTIME_LISTENER=1 (a realtime listener too, its port in REALTIME_PORT),
 # METRICS=1 (an admin key in ADMIN_KEY, to read /metrics). LOAD_BUSY_POLL=1: the generators
 # (here, knee.sh, one_run.sh) run with --busy-poll; MAX_CONNECTIONS: realtime_load's
 # --max-connections.
@@ -48,6 +49,7 @@ start_engine() {
     -e "s/^heap_prefault_mb = .*/heap_prefault_mb = ${HEAP_PREFAULT_MB:-256}/" \
     -e "s/^busy_poll_us = .*/busy_poll_us = ${BUSY_POLL_US:-0}/" \
     -e "s/^io_thread_nice = .*/io_thread_nice = ${IO_THREAD_NICE:-0}/" \
+    -e "s/^pause_after_bulk_refusal = .*/pause_after_bulk_refusal = ${PAUSE_AFTER_BULK_REFUSAL:-false}/" \
     -e "s/^bulk_deadline_ms = .*/bulk_deadline_ms = ${BULK_DEADLINE_MS:-2000}/" \
     -e "s/^background_idle_ms = .*/background_idle_ms = ${BACKGROUND_IDLE_MS:-500}/" \
     config/verdict.toml > "$work/verdict.toml"

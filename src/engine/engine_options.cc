@@ -213,6 +213,7 @@ Status ReadServer(TableReader& r, EngineOptions* o) {
   VERDICT_RETURN_IF_ERROR(
       r.Integer("max_read_pause_ms", &o->server.max_read_pause_ms, 0, 3'600'000));
   VERDICT_RETURN_IF_ERROR(r.Integer("max_batch_items", &o->max_batch_items, 1, 1000));
+  VERDICT_RETURN_IF_ERROR(r.Boolean("pause_after_bulk_refusal", &o->pause_after_bulk_refusal));
   VERDICT_RETURN_IF_ERROR(r.StringArray("metrics_operator_tenants", &o->metrics_operator_tenants));
   Result<const toml::table*> tls_table = r.Table("tls");
   if (!tls_table.ok()) return tls_table.status();

@@ -58,6 +58,10 @@ struct EngineOptions {
   // other [server] setting from the main listener.
   std::string realtime_listen;
   size_t max_batch_items = 1000;
+  // [server] pause_after_bulk_refusal: a connection answered 429 for bulk over capacity is not
+  // read again for the Retry-After it was told (HttpResponse::pause_reading_ms), as one over its
+  // tenant's rate always is.
+  bool pause_after_bulk_refusal = false;
   // [server] metrics_operator_tenants: tenants whose keys (admin or auditor) read every tenant's
   // series on /metrics, for the deployment's own monitoring. Any other tenant's key reads only
   // its own tenant's series and the engine-wide ones (I7).

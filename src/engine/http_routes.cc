@@ -36,6 +36,10 @@ HttpResponse Refused(Engine& engine, const HttpRequest& request, const Status& s
   int64_t seconds = 1;
   if (status.code() == StatusCode::kResourceExhausted && status.field() != "tenant") {
     seconds = engine.BulkRetryAfterSeconds();
+    // Optionally as for a tenant below: each refusal costs the I/O thread a read, a parse and a
+    // write, and at saturation those reads are what keep it from a realtime request's
+    // connection (docs/architecture.md, "Realtime listener").
+    if (engine.options().pause_after_bulk_refusal) response.pause_reading_ms = seconds * 1000;
   } else if (status.code() == StatusCode::kResourceExhausted) {
     seconds = engine.RetryAfterSeconds(request.auth.tenant);
     // The tenant is over its rate or share: its connection is not read again until the time

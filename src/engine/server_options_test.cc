@@ -48,6 +48,18 @@ TEST(ServerOptionsTest, BusyPollIsOffByDefaultAndAtMostFiveMilliseconds) {
       << threads.status().ToString();
 }
 
+TEST(ServerOptionsTest, PauseAfterBulkRefusalIsOffByDefault) {
+  auto defaults = ParseEngineOptions("", "t.toml");
+  ASSERT_TRUE(defaults.ok()) << defaults.status().ToString();
+  EXPECT_FALSE(defaults->pause_after_bulk_refusal);
+  auto on = ParseEngineOptions("[server]\npause_after_bulk_refusal = true\n", "t.toml");
+  ASSERT_TRUE(on.ok()) << on.status().ToString();
+  EXPECT_TRUE(on->pause_after_bulk_refusal);
+  auto bad = ParseEngineOptions("[server]\npause_after_bulk_refusal = 1\n", "t.toml");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().field(), "server.pause_after_bulk_refusal") << bad.status().ToString();
+}
+
 TEST(ServerOptionsTest, IoThreadNiceIsZeroByDefaultAndANiceValue) {
   auto defaults = ParseEngineOptions("", "t.toml");
   ASSERT_TRUE(defaults.ok()) << defaults.status().ToString();
