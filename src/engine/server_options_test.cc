@@ -1,5 +1,5 @@
-// [server] configuration read by engine_options.cc: the read pause after an over-rate refusal,
-// the I/O threads' busy polling and their nice value.
+// [server] configuration read by engine_options.cc: the read pause after an over-rate (or, when
+// set, a bulk) refusal, the I/O threads' busy polling and their nice value.
 #include <gtest/gtest.h>
 
 #include <string>
