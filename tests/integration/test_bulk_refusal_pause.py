@@ -76,7 +76,7 @@ def refused_connection(engine):
 
 
 class BulkRefusalPauseTest(unittest.TestCase):
-    def healthz_answered_on(self, engine, conn, wait_s):
+    def healthz_answered_on(self, conn, wait_s):
         """Sends GET /healthz on `conn`; whether an answer is readable within wait_s."""
         conn.request("GET", "/healthz")
         readable, _, _ = select.select([conn.sock], [], [], wait_s)
@@ -88,7 +88,7 @@ class BulkRefusalPauseTest(unittest.TestCase):
             self.assertIsNotNone(conn, "no bulk request found the queue full in %d rounds" % ROUNDS)
             # Retry-After is 1 s here, so the pause is drawn from 0.5 to 1 s (SpreadPause):
             # nothing may come in the first 0.3 s.
-            self.assertFalse(self.healthz_answered_on(engine, conn, 0.3),
+            self.assertFalse(self.healthz_answered_on(conn, 0.3),
                              "a paused connection was answered")
             status, _, _ = engine.request("GET", "/healthz")
             self.assertEqual(status, 200)
@@ -104,7 +104,7 @@ class BulkRefusalPauseTest(unittest.TestCase):
             conn = refused_connection(engine)
             self.assertIsNotNone(conn, "no bulk request found the queue full in %d rounds" % ROUNDS)
             # A bound on a hang, not a timing claim: the answer comes as soon as it is read.
-            self.assertTrue(self.healthz_answered_on(engine, conn, 30.0))
+            self.assertTrue(self.healthz_answered_on(conn, 30.0))
             response = conn.getresponse()
             self.assertEqual(response.status, 200)
             conn.close()
