@@ -7,7 +7,8 @@
 # Environment: ENGINE_CPU (default 1), LOAD_CPU (0), CONNECTIONS (64), MAX_CONNECTIONS (0:
 #   verdict-load --max-connections, the pools may grow to it), MIX (standard=1),
 #   DURABILITY (sync | async), GROUP_DELAY_US (1000), HEAP_PREFAULT_MB (256), BUSY_POLL_US (0),
-#   LOAD_BUSY_POLL=1 (verdict-load --busy-poll), FIFO=1 (the plain FIFO
+#   LOAD_BUSY_POLL=1 (verdict-load --busy-poll), HONOR_RETRY_AFTER=1 (verdict-load
+#   --honor-retry-after: a 429's request is sent again after its Retry-After), FIFO=1 (the plain FIFO
 #   scheduler), EXTRA_TOML (appended to the configuration, e.g.
 #   $'[tenants.bench]\nrate = 1' to have every request refused by the rate limit), and the
 #   other settings bench/load/shipped_engine.sh lists (GROUP_DELAY_ABOVE, IO_THREAD_NICE, ...).
@@ -65,7 +66,7 @@ taskset -c "${LOAD_CPU:-0}" "$BIN/verdict-load" --target "http://127.0.0.1:$PORT
   --max-connections "${MAX_CONNECTIONS:-0}" \
   --mix "${MIX:-standard=1}" --input "$work/sim.jsonl" \
   --header "Authorization: Bearer $KEY" ${TIMELINE:+--timeline "$OUT/timeline.csv"} \
-  ${LOAD_BUSY_POLL:+--busy-poll} \
+  ${LOAD_BUSY_POLL:+--busy-poll} ${HONOR_RETRY_AFTER:+--honor-retry-after} \
   --json > "$OUT/run.json"
 after=$(cpu_ticks)
 faults=$(( $(minor_faults) - faults_before ))
@@ -93,6 +94,6 @@ if os.path.exists(sys.argv[4]):
     classes += [("realtime listener: " + k, v)
                 for k, v in json.load(open(sys.argv[4]))["by_class"].items()]
 for name, c in classes:
-    print(name, {k: c[k] for k in ("sent", "answered", "within_deadline", "fallback", "status",
+    print(name, {k: c[k] for k in ("sent", "answered", "within_deadline", "fallback", "retried", "status",
                                    "p50_us", "p99_us", "p999_us", "max_us")})
 PY

@@ -2,13 +2,18 @@
 are all busy opens more while requests wait, so that a server slower than the pool's capacity
 still receives the offered load; without it the pool stays as opened and the backlog waits in
 the generator. The server here is a stub that answers each request 50 ms late, so eight
-connections carry at most 160 requests a second, well under the 400/s offered."""
+connections carry at most 160 requests a second, well under the 400/s offered.
+
+It also checks --honor-retry-after: the stub then refuses its first requests with 429 and
+Retry-After: 1, and the generator must send each again on its connection, after the pause and
+not before."""
 import asyncio
 import json
 import os
 import subprocess
 import sys
 import threading
+import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(__file__))
@@ -22,8 +27,11 @@ class SlowServer:
     """HTTP/1.1 keep-alive stub on an ephemeral loopback port; keeps the most requests it held
     at once (each is held delay_s before its answer)."""
 
-    def __init__(self, delay_s):
+    def __init__(self, delay_s, refuse_first=0):
         self.delay_s = delay_s
+        self.refuse_left = refuse_first  # answered 429 with Retry-After: 1
+        self.refused = []  # (connection, body, monotonic time answered) of each refusal
+        self.after_refusal = []  # (body, monotonic time read) of the next request on its connection
         self.in_flight = 0
         self.peak_in_flight = 0
         self.writers = set()
@@ -50,7 +58,16 @@ class SlowServer:
                 for line in head.split(b"\r\n"):
                     if line.lower().startswith(b"content-length:"):
                         length = int(line.split(b":", 1)[1])
-                await reader.readexactly(length)
+                body = await reader.readexactly(length)
+                if self.refused and self.refused[-1][0] is writer:
+                    self.after_refusal.append((body, time.monotonic()))
+                if self.refuse_left > 0:
+                    self.refuse_left -= 1
+                    self.refused.append((writer, body, time.monotonic()))
+                    writer.write(b"HTTP/1.1 429 Too Many Requests\r\nRetry-After: 1\r\n"
+                                 b"Content-Length: 0\r\n\r\n")
+                    await writer.drain()
+                    continue
                 self.in_flight += 1
                 self.peak_in_flight = max(self.peak_in_flight, self.in_flight)
                 await asyncio.sleep(self.delay_s)
@@ -126,6 +143,39 @@ class LoadPoolTest(unittest.TestCase):
             capture_output=True, text=True, timeout=60)
         self.assertEqual(out.returncode, 2)
         self.assertIn("max-connections", out.stderr)
+
+
+class RetryAfterTest(unittest.TestCase):
+    def run_load(self, port, *extra):
+        out = subprocess.run(
+            [LOAD, "--target", "http://127.0.0.1:%d" % port, "--rate", "20", "--duration", "1",
+             "--connections", "1", "--drain", "10", "--json", *extra],
+            capture_output=True, text=True, timeout=120)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        return json.loads(out.stdout)["overall"]
+
+    def test_a_refused_request_is_sent_again_after_its_retry_after(self):
+        server = SlowServer(0, refuse_first=1)
+        self.addCleanup(server.close)
+        overall = self.run_load(server.port, "--honor-retry-after")
+        # One connection (the floor is 8; --connections 1 keeps it at one).
+        self.assertEqual(overall["retried"], 1)
+        self.assertEqual(overall["status"], {"200": overall["sent"]})
+        self.assertEqual(overall["answered"], overall["sent"])
+        _, refused_body, refused_at = server.refused[0]
+        next_body, next_at = server.after_refusal[0]
+        # The connection's next request is the refused one, and it came after the pause.
+        self.assertEqual(next_body, refused_body)
+        self.assertGreaterEqual(next_at - refused_at, 1.0)
+
+    def test_without_the_option_the_429_is_the_answer(self):
+        server = SlowServer(0, refuse_first=1)
+        self.addCleanup(server.close)
+        overall = self.run_load(server.port)
+        self.assertEqual(overall["retried"], 0)
+        self.assertEqual(overall["status"], {"200": overall["sent"] - 1, "429": 1})
+        # The connection went on with the next request, not the refused one again.
+        self.assertNotEqual(server.after_refusal[0][0], server.refused[0][1])
 
 
 if __name__ == "__main__":

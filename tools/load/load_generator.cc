@@ -62,6 +62,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
  private:
   void Attempt();
   void OnResponse(beast::error_code ec);
+  // With honor_retry_after: a keep-alive 429 with Retry-After in whole seconds, how long to wait
+  // before sending the request again; otherwise none (the 429 is the answer).
+  std::optional<std::chrono::seconds> RetryDelay() const;
 
   Runner& runner_;
   tcp::socket socket_;
@@ -203,6 +206,11 @@ class Runner {
            request.klass, request.tenant >= 0 ? options_.tenants[request.tenant].name : ""});
     }
     --outstanding_;
+  }
+
+  // A 429 to be sent again after its Retry-After: still outstanding, counted as retried.
+  void OnRetry(const Pending& request) {
+    for (ClassStats* stats : StatsFor(request)) ++stats->retried;
   }
 
   // The connection broke before an answer: counted under status 0, not as answered.
@@ -428,6 +436,14 @@ void Connection::OnResponse(beast::error_code ec) {
     return;
   }
   auto& response = parser_->get();
+  if (auto delay = RetryDelay()) {
+    runner_.OnRetry(current_);
+    auto timer = std::make_shared<net::steady_timer>(socket_.get_executor(), *delay);
+    timer->async_wait([self = shared_from_this(), timer](beast::error_code ec) {
+      if (!ec) self->Send(std::move(self->current_));
+    });
+    return;
+  }
   runner_.OnAnswer(current_, static_cast<int>(response.result_int()), response.body());
   if (!response.keep_alive()) {
     beast::error_code ignored;
@@ -439,6 +455,23 @@ void Connection::OnResponse(beast::error_code ec) {
   runner_.OnIdle(*this);
 }
 
+std::optional<std::chrono::seconds> Connection::RetryDelay() const {
+  const auto& response = parser_->get();
+  if (!runner_.options().honor_retry_after || response.result_int() != 429 ||
+      !response.keep_alive()) {
+    return std::nullopt;
+  }
+  const auto header = response.find(http::field::retry_after);
+  if (header == response.end()) return std::nullopt;
+  // Delta-seconds only (RFC 9110 §10.2.3); an HTTP-date is taken as no advice.
+  const std::string_view value = header->value();
+  if (value.empty() || value.size() > 4 ||
+      value.find_first_not_of("0123456789") != std::string_view::npos) {
+    return std::nullopt;
+  }
+  return std::chrono::seconds(std::stoi(std::string(value)));
+}
+
 }  // namespace
 
 void ClassStats::Merge(const ClassStats& other) {
@@ -446,6 +479,7 @@ void ClassStats::Merge(const ClassStats& other) {
   answered += other.answered;
   within_deadline += other.within_deadline;
   fallback += other.fallback;
+  retried += other.retried;
   for (const auto& [code, count] : other.status) status[code] += count;
   latency.Merge(other.latency);
 }

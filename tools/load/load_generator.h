@@ -66,6 +66,11 @@ struct LoadOptions {
   // generator would count its own late wake-ups as the server's latency (PERFORMANCE.md,
   // session 17). Costs the generator's whole core.
   bool busy_poll = false;
+  // A 429 with `Retry-After: SECONDS` is not the request's answer: its connection sends nothing
+  // for that long and then sends the request again (its latency still runs from the intended
+  // time), as a client that honours Retry-After would. Off: the 429 is the answer, and the
+  // connection takes the next request at once.
+  bool honor_retry_after = false;
 };
 
 struct TimelineSample {
@@ -81,7 +86,8 @@ struct ClassStats {
   uint64_t answered = 0;
   uint64_t within_deadline = 0;    // HTTP 200 within the class deadline
   uint64_t fallback = 0;           // answered with "path":"fallback"
-  std::map<int, uint64_t> status;  // HTTP code -> count; 0 = connection error
+  uint64_t retried = 0;            // 429s sent again after their Retry-After (honor_retry_after)
+  std::map<int, uint64_t> status;  // final HTTP code -> count; 0 = connection error
   LatencyHistogram latency;
   void Merge(const ClassStats& other);
 };

@@ -11,6 +11,7 @@ void WriteClass(verdict::JsonWriter& w, const ClassStats& s, double window_s) {
   w.BeginObject();
   w.Key("sent").Uint(s.sent).Key("answered").Uint(s.answered);
   w.Key("within_deadline").Uint(s.within_deadline).Key("fallback").Uint(s.fallback);
+  w.Key("retried").Uint(s.retried);
   w.Key("status").BeginObject();
   for (const auto& [code, count] : s.status) w.Key(std::to_string(code)).Uint(count);
   w.EndObject();
@@ -47,6 +48,7 @@ std::string ClassLine(const std::string& name, const ClassStats& s, double windo
   for (const auto& [code, count] : s.status) {
     out += " " + std::to_string(code) + "=" + std::to_string(count);
   }
+  if (s.retried > 0) out += "  retried after Retry-After: " + std::to_string(s.retried);
   return out + "\n";
 }
 
