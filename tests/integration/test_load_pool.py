@@ -27,8 +27,11 @@ class SlowServer:
     """HTTP/1.1 keep-alive stub on an ephemeral loopback port; keeps the most requests it held
     at once (each is held delay_s before its answer)."""
 
-    def __init__(self, delay_s, refuse_first=0):
+    def __init__(self, delay_s, refuse_first=0, framing="length"):
         self.delay_s = delay_s
+        # "length": Content-Length, in one write; "split": the same in two writes 20 ms apart;
+        # "close": no Content-Length, the connection's end ends the body.
+        self.framing = framing
         self.refuse_left = refuse_first  # answered 429 with Retry-After: 1
         self.refused = []  # (connection, body, monotonic time answered) of each refusal
         self.after_refusal = []  # (body, monotonic time read) of the next request on its connection
@@ -72,8 +75,18 @@ class SlowServer:
                 self.peak_in_flight = max(self.peak_in_flight, self.in_flight)
                 await asyncio.sleep(self.delay_s)
                 self.in_flight -= 1
-                writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
-                             b"Content-Length: %d\r\n\r\n%s" % (len(BODY), BODY))
+                if self.framing == "close":
+                    writer.write(b"HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n" + BODY)
+                    await writer.drain()
+                    break
+                response = (b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+                            b"Content-Length: %d\r\n\r\n%s" % (len(BODY), BODY))
+                if self.framing == "split":
+                    writer.write(response[:-10])
+                    await writer.drain()
+                    await asyncio.sleep(0.02)
+                    response = response[-10:]
+                writer.write(response)
                 await writer.drain()
         except (asyncio.IncompleteReadError, ConnectionError):
             pass
@@ -143,6 +156,28 @@ class LoadPoolTest(unittest.TestCase):
             capture_output=True, text=True, timeout=60)
         self.assertEqual(out.returncode, 2)
         self.assertIn("max-connections", out.stderr)
+
+
+class ResponseFramingTest(unittest.TestCase):
+    """A response read in pieces, or ended by the connection's close, is still one answer."""
+
+    def run_load(self, framing):
+        server = SlowServer(0, framing=framing)
+        self.addCleanup(server.close)
+        out = subprocess.run(
+            [LOAD, "--target", "http://127.0.0.1:%d" % server.port, "--rate", "50",
+             "--duration", "1", "--connections", "4", "--drain", "10", "--json"],
+            capture_output=True, text=True, timeout=120)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        return json.loads(out.stdout)["overall"]
+
+    def test_a_response_in_two_writes(self):
+        overall = self.run_load("split")
+        self.assertEqual(overall["status"], {"200": overall["sent"]})
+
+    def test_a_response_ended_by_close(self):
+        overall = self.run_load("close")
+        self.assertEqual(overall["status"], {"200": overall["sent"]})
 
 
 class RetryAfterTest(unittest.TestCase):
