@@ -9,6 +9,8 @@ restart it on the same data directory, and check after every cycle that
     account states equal those recomputed from the journal (the store holds its prefix).
 
 Usage: crash_test.py --binary build/release/bin/verdict --cycles 200 [--seed 1]
+  [--commit-log-mb N]   (a small commit log changes halves every few hundred decisions, so the
+                        kills also land around a change and its background WAL sync)
 Talks only to 127.0.0.1; every step is bounded in time."""
 import argparse
 import json
@@ -56,6 +58,7 @@ def main():
     parser.add_argument("--binary", default=verdict_process.BINARY)
     parser.add_argument("--cycles", type=int, default=5)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--commit-log-mb", type=int, default=None)
     args = parser.parse_args()
     verdict_process.BINARY = args.binary
     rng = random.Random(args.seed)
@@ -66,7 +69,10 @@ def main():
     checked = 0
     try:
         for cycle in range(args.cycles):
-            server = VerdictProcess(data_dir=data)
+            server = VerdictProcess(
+                data_dir=data,
+                config=None if args.commit_log_mb is None
+                else "[journal]\ncommit_log_mb = %d\n" % args.commit_log_mb)
             try:
                 # Everything acknowledged before the last kill must have survived it; older
                 # decisions, checked after their own crash already, are sampled again.

@@ -86,7 +86,25 @@ Result<std::vector<CommitLogFrame>> CommitLog::ReadFrames(rocksdb::FileSystem& f
   rocksdb::Slice read;
   s = in->Read(0, size, rocksdb::IOOptions(), &read, data.data(), nullptr);
   if (!s.ok()) return IoError(s, "cannot read", path);
-  return ParseFrames(std::string_view(read.data(), read.size()));
+  return ParseFile(std::string_view(read.data(), read.size()));
+}
+
+std::vector<CommitLogFrame> CommitLog::ParseFile(std::string_view bytes) {
+  std::vector<CommitLogFrame> frames = ParseFrames(bytes);
+  std::vector<CommitLogFrame> second = ParseFrames(bytes.substr(HalfBytes(bytes.size())));
+  frames.insert(frames.end(), std::make_move_iterator(second.begin()),
+                std::make_move_iterator(second.end()));
+  // Stable, and repeats are whole frames read twice: a one-pass log's frames after the middle,
+  // where a frame happens to start there.
+  std::stable_sort(frames.begin(), frames.end(),
+                   [](const auto& a, const auto& b) { return a.first_seq < b.first_seq; });
+  frames.erase(std::unique(frames.begin(), frames.end(),
+                           [](const auto& a, const auto& b) {
+                             return a.first_seq == b.first_seq && a.last_seq == b.last_seq &&
+                                    a.payload == b.payload;
+                           }),
+               frames.end());
+  return frames;
 }
 
 std::vector<CommitLogFrame> CommitLog::ParseFrames(std::string_view bytes) {
@@ -136,7 +154,8 @@ Result<std::unique_ptr<CommitLog>> CommitLog::Open(const std::shared_ptr<rocksdb
     }
   }
   std::unique_ptr<rocksdb::FSRandomRWFile> file;
-  if (direct_io && fs == rocksdb::FileSystem::Default() && size_bytes % kDirectBlockBytes == 0) {
+  if (direct_io && fs == rocksdb::FileSystem::Default() &&
+      HalfBytes(size_bytes) % kDirectBlockBytes == 0 && size_bytes % kDirectBlockBytes == 0) {
     file = DirectRWFile::Open(path);
   }
   if (!file) {
@@ -158,14 +177,38 @@ CommitLog::CommitLog(std::unique_ptr<rocksdb::FSRandomRWFile> file, uint64_t siz
     : file_(std::move(file)), size_bytes_(size_bytes) {}
 
 bool CommitLog::Fits(size_t payload_bytes) const {
-  return offset_ + kFrameOverhead + payload_bytes <= size_bytes_;
+  return offset_ + kFrameOverhead + payload_bytes <= HalfEnd();
 }
 
 bool CommitLog::CouldEverFit(size_t payload_bytes) const {
-  return kFrameOverhead + payload_bytes <= size_bytes_;
+  return kFrameOverhead + payload_bytes <= HalfBytes(size_bytes_);  // the smaller half
 }
 
 void CommitLog::Restart() {
+  NewGeneration();
+  half_ = 0;
+  offset_ = 0;
+}
+
+Status CommitLog::SwitchHalf() {
+  NewGeneration();
+  half_ = 1 - half_;
+  offset_ = half_ == 0 ? 0 : HalfBytes(size_bytes_);
+  // Append writes whole blocks from the start of the one offset_ is in, beginning with the
+  // bytes already there (blocks_ holds them while passes go on): here they are the other half's.
+  const size_t head = offset_ % kDirectBlockBytes;
+  if (head == 0) return Status::Ok();
+  ReserveBlocks(kDirectBlockBytes, 0);
+  rocksdb::Slice read;
+  rocksdb::IOStatus s =
+      file_->Read(offset_ - head, head, rocksdb::IOOptions(), &read, blocks_.get(), nullptr);
+  if (s.ok() && read.size() != head) s = rocksdb::IOStatus::IOError("short read");
+  if (!s.ok()) return Unavailable("commit log read failed: " + s.ToString());
+  if (read.data() != blocks_.get()) std::memmove(blocks_.get(), read.data(), head);
+  return Status::Ok();
+}
+
+void CommitLog::NewGeneration() {
   // A new generation for each pass, so that the previous pass's frames beyond this one's end
   // never read as its continuation; random, so that no earlier run's pass shares it either.
   uint64_t next = 0;
@@ -180,7 +223,6 @@ void CommitLog::Restart() {
     }
   } while (next == generation_);
   generation_ = next;
-  offset_ = 0;
 }
 
 void CommitLog::EncodeFrame(uint64_t generation, uint64_t first_seq, uint64_t last_seq,
@@ -212,13 +254,13 @@ Status CommitLog::Append(uint64_t first_seq, uint64_t last_seq, std::string_view
   const size_t frame_bytes = kFrameOverhead + payload.size();
   // Whole blocks, from the start of the one offset_ is in (its first bytes as last written) to
   // zeros after the frame: what a direct write needs, and the pages a buffered write would
-  // dirty anyway. At the end of a file of another size, only to its end.
+  // dirty anyway. Never past the half's end: beyond it lies the other half's pass.
   const size_t head = offset_ % kDirectBlockBytes;
   const uint64_t block_start = offset_ - head;
   const size_t used = head + frame_bytes;
   const size_t length = static_cast<size_t>(
       std::min<uint64_t>((used + kDirectBlockBytes - 1) / kDirectBlockBytes * kDirectBlockBytes,
-                         size_bytes_ - block_start));
+                         HalfEnd() - block_start));
   ReserveBlocks(length, head);
   char* blocks = blocks_.get();
   // The frame goes straight into the blocks: header, payload, check (as EncodeFrame lays it out).

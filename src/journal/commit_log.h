@@ -1,11 +1,14 @@
 // CommitLog: what makes a durable group commit durable when the store's own WAL is written
 // without a sync. A file of fixed size, filled once with zeros, into which each group's
 // serialized WriteBatch is written as a frame and synced: an overwrite of blocks already
-// written, so an fdatasync flushes the frame alone, with no inode or extent update (on this
-// kind of VM one device write fewer per commit, and on a journaling file system no journal
-// commit). When the file is full the journal makes the store's WAL durable and the log starts
-// over at offset 0 under a new random generation; frames of an older generation beyond the new
-// end are told apart by it. On open the journal replays the frames the store lacks.
+// written, so an fdatasync flushes the frame alone, with no extent update (on this kind of VM
+// one device write fewer per commit, and on a journaling file system no journal commit).
+// The file is two halves, written in turn, a pass each under a new random generation. When one
+// half is full the journal goes on in the other, whose older pass must by then be durable in the
+// store: the journal syncs the store's WAL in the background from the moment a pass ends, so no
+// commit waits for that sync (2.5-10 ms each under the issue 7 overload, docs/PERFORMANCE.md,
+// session 24). Frames of an older generation beyond a pass's end are told apart by it. On open
+// the journal replays the frames the store lacks, from both halves.
 // Not thread-safe: the journal's committing thread owns it (groups are written one at a time).
 #pragma once
 
@@ -30,25 +33,32 @@ struct CommitLogFrame {
 
 class CommitLog {
  public:
-  // The frames of the file's current generation, in order: from offset 0 up to the first frame
-  // that is torn, of another generation, or does not continue the sequence. A missing file has
+  // The frames of both halves' passes, ordered by sequence (ParseFile). A missing file has
   // none.
   static Result<std::vector<CommitLogFrame>> ReadFrames(rocksdb::FileSystem& fs,
                                                         const std::string& path);
-  // The same, from the file's bytes (any bytes: a damaged file ends the frames, never fails).
+  // The frames of a whole file's bytes: each half's pass (ParseFrames from its start), and a
+  // pass from offset 0 across the middle (as a log written in one pass over the whole file, by
+  // versions before the halves, left it), ordered by first sequence, without repeats. Any bytes:
+  // a damaged file ends a pass, never fails.
+  static std::vector<CommitLogFrame> ParseFile(std::string_view bytes);
+  // One pass, from the start of `bytes`: its frames in order, up to the first frame that is
+  // torn, of another generation, or does not continue the sequence.
   static std::vector<CommitLogFrame> ParseFrames(std::string_view bytes);
+  // Where the second half starts in a file of `size_bytes`.
+  static uint64_t HalfBytes(uint64_t size_bytes) { return size_bytes / 2; }
   // Appends one frame as Append writes it (for tests and the fuzz target).
   static void EncodeFrame(uint64_t generation, uint64_t first_seq, uint64_t last_seq,
                           std::string_view payload, std::string& out);
 
-  // Opens the log for writing, starting over at offset 0 under a new generation. The file is
-  // reused when it has `size_bytes` (at most kMaxSizeBytes); otherwise it is written anew
+  // Opens the log for writing, starting over at the first half's start under a new generation. The
+  // file is reused when it has `size_bytes` (at most kMaxSizeBytes); otherwise it is written anew
   // (zeros, synced, renamed into place). Every frame it held must already be durable in the
   // store.
   // With `direct_io` (as the journal asks, JournalOptions::commit_log_direct_io), the file is
   // written with O_DIRECT where it can be: through the default file system (a wrapped one, such
   // as the tests' fault injection, keeps its own files), on a file system that takes it, and at
-  // a size of whole blocks; otherwise through `fs`.
+  // a size of whole blocks in each half; otherwise through `fs`.
   static Result<std::unique_ptr<CommitLog>> Open(const std::shared_ptr<rocksdb::FileSystem>& fs,
                                                  const std::string& path, uint64_t size_bytes,
                                                  bool direct_io = false);
@@ -56,16 +66,21 @@ class CommitLog {
   // Whether Open would write the file anew (it is missing or of another size).
   static bool WouldCreate(rocksdb::FileSystem& fs, const std::string& path, uint64_t size_bytes);
 
-  // Whether a frame of this payload fits between the write position and the end.
+  // Whether a frame of this payload fits between the write position and its half's end.
   bool Fits(size_t payload_bytes) const;
-  // Whether such a frame could fit at all, in an empty log.
+  // Whether such a frame could fit at all, in an empty half.
   bool CouldEverFit(size_t payload_bytes) const;
   // Writes a frame at the write position (the caller checked Fits). Not durable until Sync.
   Status Append(uint64_t first_seq, uint64_t last_seq, std::string_view payload);
   Status Sync();
-  // Starts over at offset 0 under a new generation; every frame written before must be durable
-  // elsewhere first.
+  // Starts over at the first half's start under a new generation; every frame written before
+  // must be durable elsewhere first.
   void Restart();
+  // Goes on at the other half's start under a new generation; the frames that half holds must be
+  // durable elsewhere first (those of the half just left need not be). Fails only if the start
+  // of the block the half begins in cannot be read (a half that starts mid-block, in a small
+  // log written through the page cache).
+  Status SwitchHalf();
   uint64_t size_bytes() const { return size_bytes_; }
   // Whether writes bypass the page cache (O_DIRECT).
   bool direct_io() const { return file_->use_direct_io(); }
@@ -82,10 +97,13 @@ class CommitLog {
   };
   // Makes room for `bytes` in blocks_ (whole blocks), keeping its first `keep` bytes.
   void ReserveBlocks(size_t bytes, size_t keep);
+  void NewGeneration();
+  uint64_t HalfEnd() const { return half_ == 0 ? HalfBytes(size_bytes_) : size_bytes_; }
 
   std::unique_ptr<rocksdb::FSRandomRWFile> file_;
   uint64_t size_bytes_;
-  uint64_t offset_ = 0;
+  uint64_t offset_ = 0;  // from the file's start
+  int half_ = 0;         // the half offset_ is in
   uint64_t generation_ = 0;
   std::string header_;  // reused between appends
   // What the next write covers, block-aligned in memory: it starts with the bytes already

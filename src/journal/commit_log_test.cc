@@ -114,7 +114,7 @@ TEST(CommitLogTest, FramesAcrossBlocksReadBackWithOrWithoutDirectIo) {
     TempDir dir;
     const std::string path = dir.Sub("commit.log");
     Result<std::unique_ptr<CommitLog>> log =
-        CommitLog::Open(Fs(), path, 16 * kDirectBlockBytes, direct);
+        CommitLog::Open(Fs(), path, 32 * kDirectBlockBytes, direct);  // halves of 16 blocks
     ASSERT_TRUE(log.ok()) << log.status().ToString();
     const int probe = ::open(path.c_str(), O_RDWR | O_DIRECT | O_CLOEXEC);
     const bool takes_direct_io = probe >= 0;
@@ -142,15 +142,20 @@ TEST(CommitLogTest, AWrappedFileSystemOrAFileOfPartBlocksIsWrittenThroughThePage
       std::make_shared<FaultInjectingFileSystem>(), dir.Sub("a.log"), 4 * kDirectBlockBytes, true);
   ASSERT_TRUE(wrapped.ok()) << wrapped.status().ToString();
   EXPECT_FALSE((*wrapped)->direct_io());
-  Result<std::unique_ptr<CommitLog>> part =
-      CommitLog::Open(Fs(), dir.Sub("b.log"), 4 * kDirectBlockBytes + 100, true);
+  // Halves of 4 blocks and 50 bytes: the second starts mid-block.
+  const uint64_t size = 8 * kDirectBlockBytes + 100;
+  Result<std::unique_ptr<CommitLog>> part = CommitLog::Open(Fs(), dir.Sub("b.log"), size, true);
   ASSERT_TRUE(part.ok()) << part.status().ToString();
   EXPECT_FALSE((*part)->direct_io());
   ASSERT_TRUE((*part)->Append(1, 1, std::string(4 * kDirectBlockBytes, 'x')).ok());
   ASSERT_EQ(Frames(dir.Sub("b.log")).size(), 1u);
-  // The last write stops at the file's end.
-  EXPECT_EQ(std::filesystem::file_size(dir.Sub("b.log")), 4 * kDirectBlockBytes + 100);
-  EXPECT_FALSE((*part)->Append(2, 2, std::string(100, 'y')).ok());  // 60 bytes are left
+  EXPECT_EQ(std::filesystem::file_size(dir.Sub("b.log")), size);
+  // The write stopped at the half's end: the second half is as it was filled, zeros.
+  std::ifstream in(dir.Sub("b.log"), std::ios::binary);
+  std::string bytes(size, '\0');
+  in.read(bytes.data(), static_cast<std::streamsize>(size));
+  EXPECT_EQ(bytes.find_first_not_of('\0', CommitLog::HalfBytes(size)), std::string::npos);
+  EXPECT_FALSE((*part)->Append(2, 2, std::string(100, 'y')).ok());  // 10 bytes are left
 }
 
 TEST(DirectRWFileTest, RefusesUnalignedWrites) {
@@ -185,23 +190,82 @@ TEST(CommitLogTest, FramesMustContinueTheSequence) {
   EXPECT_EQ(Frames(path).size(), 1u);
 }
 
-TEST(CommitLogTest, FitsUntilTheEndAndReopeningAtAnotherSizeRewritesTheFile) {
+TEST(CommitLogTest, FitsUntilItsHalfsEndAndReopeningAtAnotherSizeRewritesTheFile) {
   TempDir dir;
   const std::string path = dir.Sub("commit.log");
-  auto log = OpenLog(path, 200);
+  auto log = OpenLog(path, 200);  // halves of 100 bytes
   ASSERT_TRUE(log);
-  EXPECT_TRUE(log->Fits(200 - CommitLog::kFrameOverhead));
-  EXPECT_FALSE(log->Fits(200 - CommitLog::kFrameOverhead + 1));
-  ASSERT_TRUE(log->Append(1, 1, std::string(100, 'x')).ok());
-  EXPECT_FALSE(log->Fits(100));
-  EXPECT_TRUE(log->CouldEverFit(100));
+  EXPECT_TRUE(log->Fits(100 - CommitLog::kFrameOverhead));
+  EXPECT_FALSE(log->Fits(100 - CommitLog::kFrameOverhead + 1));
+  EXPECT_TRUE(log->CouldEverFit(100 - CommitLog::kFrameOverhead));
+  EXPECT_FALSE(log->CouldEverFit(100 - CommitLog::kFrameOverhead + 1));
+  ASSERT_TRUE(log->Append(1, 1, std::string(50, 'x')).ok());
+  EXPECT_FALSE(log->Fits(50));
+  ASSERT_TRUE(log->SwitchHalf().ok());
+  EXPECT_TRUE(log->Fits(60));
+  ASSERT_TRUE(log->Append(2, 2, std::string(60, 'y')).ok());
+  EXPECT_FALSE(log->Fits(0));
   log->Restart();
-  EXPECT_TRUE(log->Fits(100));
+  EXPECT_TRUE(log->Fits(60));
   log.reset();
   ASSERT_TRUE(OpenLog(path, 8192));
   EXPECT_EQ(std::filesystem::file_size(path), 8192u);
   EXPECT_TRUE(Frames(path).empty());
   EXPECT_FALSE(std::filesystem::exists(path + ".new"));
+}
+
+// Passes in turn in each half: read back in sequence, the older pass first, and of a half
+// being written again only its new pass.
+TEST(CommitLogTest, BothHalvesAreReadBackInSequence) {
+  for (uint64_t size : {uint64_t{4} * kDirectBlockBytes, uint64_t{1000}}) {  // 1000: mid-block
+    TempDir dir;
+    const std::string path = dir.Sub("commit.log");
+    auto log = OpenLog(path, size);
+    ASSERT_TRUE(log);
+    const std::string payload(100, 'p');
+    uint64_t seq = 1;
+    auto fill_half = [&] {
+      while (log->Fits(payload.size())) {
+        ASSERT_TRUE(log->Append(seq, seq, payload + std::to_string(seq)).ok());
+        ++seq;
+      }
+    };
+    fill_half();  // pass 1, first half
+    const uint64_t first_pass_end = seq - 1;
+    ASSERT_TRUE(log->SwitchHalf().ok());
+    fill_half();  // pass 2, second half
+    const uint64_t second_pass_start = first_pass_end + 1;
+    ASSERT_TRUE(log->SwitchHalf().ok());
+    ASSERT_TRUE(log->Append(seq, seq, payload + std::to_string(seq)).ok());  // pass 3, first half
+    ASSERT_TRUE(log->Sync().ok());
+    std::vector<CommitLogFrame> frames = Frames(path);
+    ASSERT_EQ(frames.size(), seq - second_pass_start + 1) << "size " << size;
+    for (size_t i = 0; i < frames.size(); ++i) {
+      const uint64_t expected = second_pass_start + i;
+      EXPECT_EQ(frames[i].first_seq, expected);
+      EXPECT_EQ(frames[i].payload, payload + std::to_string(expected));
+    }
+  }
+}
+
+// A log written by a version before the halves: one pass over the whole file, across its
+// middle, read back whole and once, also where a frame starts right at the middle.
+TEST(CommitLogTest, AOnePassLogAcrossTheMiddleIsReadWholeAndOnce) {
+  for (size_t first_payload : {size_t{300}, size_t{500 - 2 * CommitLog::kFrameOverhead - 100}}) {
+    std::string bytes;
+    CommitLog::EncodeFrame(9, 1, 1, std::string(first_payload, 'a'), bytes);
+    CommitLog::EncodeFrame(9, 2, 3, std::string(100, 'b'), bytes);
+    CommitLog::EncodeFrame(9, 4, 4, std::string(200, 'c'), bytes);
+    CommitLog::EncodeFrame(9, 5, 5, std::string(200, 'd'), bytes);
+    bytes.resize(1000, '\0');  // the middle, 500, is inside or at the start of a frame
+    std::vector<CommitLogFrame> frames = CommitLog::ParseFile(bytes);
+    ASSERT_EQ(frames.size(), 4u) << first_payload;
+    EXPECT_EQ(frames[0].first_seq, 1u);
+    EXPECT_EQ(frames[1].first_seq, 2u);
+    EXPECT_EQ(frames[2].first_seq, 4u);
+    EXPECT_EQ(frames[3].first_seq, 5u);
+    EXPECT_EQ(frames[3].payload, std::string(200, 'd'));
+  }
 }
 
 // The journal with a commit log, on a file system that can lose the store's unsynced writes.
@@ -523,8 +587,9 @@ TEST(JournalCommitLogTest, ARunWithoutTheLogStillReplaysTheLastRunsAndRemovesIt)
 }
 
 TEST(JournalCommitLogTest, ALogThatStartedOverManyTimesStillRestoresEverything) {
-  // About 1 KB a record: an 8 KB log starts over every few groups, each time after syncing the
-  // store, which is all that keeps the overwritten frames' groups.
+  // About 1 KB a record: each half of an 8 KB log is full every few groups, and is written again
+  // only once the store's WAL sync over its last pass has ended, which is all that keeps the
+  // overwritten frames' groups.
   VerifyReport report;
   EXPECT_EQ(DurableAfterLosingTheStoresTail(8 << 10, 3, 200, &report), 203u);
   EXPECT_TRUE(report.ok) << report.problem;
@@ -532,8 +597,8 @@ TEST(JournalCommitLogTest, ALogThatStartedOverManyTimesStillRestoresEverything) 
 }
 
 TEST(JournalCommitLogTest, GroupsAfterOneTooLargeForTheLogAreStillRestored) {
-  // A group larger than the log is made durable by a sync of the store instead; the frames
-  // after it must still be replayed (the log starts over after that sync).
+  // A group larger than half the log is made durable by a sync of the store instead; the
+  // frames after it must still be replayed (the log starts over after that sync).
   LossyJournal setup;
   {
     auto j = Journal::Open(setup.Options(16 << 10));

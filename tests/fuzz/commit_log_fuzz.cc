@@ -85,6 +85,21 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   if (framed_bytes > size) __builtin_trap();
 
+  // The whole file's reading (both halves, and one pass across the middle): valid frames in
+  // order of first sequence, none twice, no more bytes than the file has twice over.
+  std::vector<CommitLogFrame> both = CommitLog::ParseFile(input);
+  size_t both_bytes = 0;
+  for (size_t i = 0; i < both.size(); ++i) {
+    if (both[i].first_seq == 0 || both[i].first_seq > both[i].last_seq) __builtin_trap();
+    if (i > 0 && both[i].first_seq < both[i - 1].first_seq) __builtin_trap();
+    if (i > 0 && both[i].first_seq == both[i - 1].first_seq &&
+        both[i].last_seq == both[i - 1].last_seq && both[i].payload == both[i - 1].payload) {
+      __builtin_trap();
+    }
+    both_bytes += CommitLog::kFrameOverhead + both[i].payload.size();
+  }
+  if (both_bytes > 2 * size) __builtin_trap();
+
   // The input as the payloads of two valid frames, then one byte of the second changed.
   const std::string_view first = input.substr(0, size / 2);
   const std::string_view second = input.substr(size / 2);
