@@ -33,7 +33,7 @@ Status BackgroundSync::Wait() {
   return failure_;
 }
 
-bool BackgroundSync::Running() {
+bool BackgroundSync::Running() const {
   std::lock_guard lock(mu_);
   return asked_ || running_;
 }

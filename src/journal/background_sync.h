@@ -30,13 +30,13 @@ class BackgroundSync {
   // a failure stays, since what that sync was to make durable may not be.
   Status Wait();
   // Whether a sync is asked for or running now (Wait would wait).
-  bool Running();
+  bool Running() const;
 
  private:
   void Run();
 
   const std::function<Status()> sync_;
-  std::mutex mu_;
+  mutable std::mutex mu_;
   std::condition_variable cv_;  // both ways: a sync asked for, a sync ended, stop
   bool asked_ = false;          // guarded by mu_
   bool running_ = false;        // guarded by mu_

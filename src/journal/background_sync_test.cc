@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <future>
 
 namespace verdict::journal {
@@ -38,6 +39,23 @@ TEST(BackgroundSyncTest, StartRunsTheSyncOnAnotherThreadAndWaitWaitsForIt) {
   EXPECT_FALSE(sync.Running());
   EXPECT_EQ(runs.load(), 1);
   EXPECT_FALSE(on_caller.load());
+}
+
+TEST(BackgroundSyncTest, WaitReturnsOnlyOnceTheSyncHasEnded) {
+  std::promise<void> release;
+  std::shared_future<void> released = release.get_future().share();
+  BackgroundSync sync(
+      [&] {
+        released.wait();
+        return Status::Ok();
+      },
+      "test-sync");
+  sync.Start();
+  std::future<Status> waited = std::async(std::launch::async, [&] { return sync.Wait(); });
+  // Not a timing claim: a Wait that returned early would be ready here; one that waits never is.
+  EXPECT_EQ(waited.wait_for(std::chrono::milliseconds(50)), std::future_status::timeout);
+  release.set_value();
+  EXPECT_TRUE(waited.get().ok());
 }
 
 TEST(BackgroundSyncTest, AFailureStaysReportedAfterLaterSyncsSucceed) {

@@ -191,20 +191,25 @@ void CommitLog::Restart() {
 }
 
 Status CommitLog::SwitchHalf() {
-  NewGeneration();
-  half_ = 1 - half_;
-  offset_ = half_ == 0 ? 0 : HalfBytes(size_bytes_);
+  const int next_half = 1 - half_;
+  const uint64_t next_offset = next_half == 0 ? 0 : HalfBytes(size_bytes_);
   // Append writes whole blocks from the start of the one offset_ is in, beginning with the
-  // bytes already there (blocks_ holds them while passes go on): here they are the other half's.
-  const size_t head = offset_ % kDirectBlockBytes;
-  if (head == 0) return Status::Ok();
-  ReserveBlocks(kDirectBlockBytes, 0);
-  rocksdb::Slice read;
-  rocksdb::IOStatus s =
-      file_->Read(offset_ - head, head, rocksdb::IOOptions(), &read, blocks_.get(), nullptr);
-  if (s.ok() && read.size() != head) s = rocksdb::IOStatus::IOError("short read");
-  if (!s.ok()) return Unavailable("commit log read failed: " + s.ToString());
-  if (read.data() != blocks_.get()) std::memmove(blocks_.get(), read.data(), head);
+  // bytes already there (blocks_ holds them while a pass goes on): here they are the other
+  // half's, read first, so that a failed read leaves the log as it was.
+  const size_t head = next_offset % kDirectBlockBytes;
+  if (head > 0) {  // only in a log through the page cache: direct halves start on a block
+    std::string scratch(head, '\0');
+    rocksdb::Slice read;
+    rocksdb::IOStatus s =
+        file_->Read(next_offset - head, head, rocksdb::IOOptions(), &read, scratch.data(), nullptr);
+    if (s.ok() && read.size() != head) s = rocksdb::IOStatus::IOError("short read");
+    if (!s.ok()) return Unavailable("commit log read failed: " + s.ToString());
+    ReserveBlocks(kDirectBlockBytes, 0);
+    std::memcpy(blocks_.get(), read.data(), head);
+  }
+  NewGeneration();
+  half_ = next_half;
+  offset_ = next_offset;
   return Status::Ok();
 }
 

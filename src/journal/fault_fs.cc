@@ -1,5 +1,6 @@
 #include "journal/fault_fs.h"
 
+#include <mutex>
 #include <string>
 
 namespace verdict::journal {
@@ -15,14 +16,21 @@ rocksdb::IOStatus InjectedEio(FaultInjectingFileSystem* fs) {
   return rocksdb::IOStatus::IOError("injected: Input/output error");
 }
 
+// RocksDB syncs a WAL file (SyncWAL, the journal's background sync) while another thread appends
+// to it, because the file says it may (IsSyncThreadSafe, from the POSIX file beneath): appends
+// and the held bytes' release are therefore under a mutex, in the order they come.
 class FaultyFile : public rocksdb::FSWritableFileOwnerWrapper {
  public:
-  FaultyFile(std::unique_ptr<rocksdb::FSWritableFile>&& target, FaultInjectingFileSystem* fs)
-      : FSWritableFileOwnerWrapper(std::move(target)), fs_(fs) {}
+  FaultyFile(std::unique_ptr<rocksdb::FSWritableFile>&& target, FaultInjectingFileSystem* fs,
+             const std::string& fname)
+      : FSWritableFileOwnerWrapper(std::move(target)),
+        fs_(fs),
+        is_wal_(fname.size() > 4 && fname.compare(fname.size() - 4, 4, ".log") == 0) {}
 
   rocksdb::IOStatus Append(const rocksdb::Slice& data, const rocksdb::IOOptions& options,
                            rocksdb::IODebugContext* dbg) override {
     if (fs_->fail_writes()) return NoSpace();
+    std::lock_guard lock(mu_);
     if (HoldUnsynced(data)) return rocksdb::IOStatus::OK();
     return FSWritableFileOwnerWrapper::Append(data, options, dbg);
   }
@@ -30,6 +38,7 @@ class FaultyFile : public rocksdb::FSWritableFileOwnerWrapper {
                            const rocksdb::DataVerificationInfo& info,
                            rocksdb::IODebugContext* dbg) override {
     if (fs_->fail_writes()) return NoSpace();
+    std::lock_guard lock(mu_);
     if (HoldUnsynced(data)) return rocksdb::IOStatus::OK();
     return FSWritableFileOwnerWrapper::Append(data, options, info, dbg);
   }
@@ -47,13 +56,13 @@ class FaultyFile : public rocksdb::FSWritableFileOwnerWrapper {
     return FSWritableFileOwnerWrapper::PositionedAppend(data, offset, options, info, dbg);
   }
   rocksdb::IOStatus Sync(const rocksdb::IOOptions& options, rocksdb::IODebugContext* dbg) override {
-    if (fs_->fail_syncs()) return Eio();
+    if (SyncFails()) return Eio();
     if (rocksdb::IOStatus s = WriteHeld(options, dbg); !s.ok()) return s;
     return FSWritableFileOwnerWrapper::Sync(options, dbg);
   }
   rocksdb::IOStatus Fsync(const rocksdb::IOOptions& options,
                           rocksdb::IODebugContext* dbg) override {
-    if (fs_->fail_syncs()) return Eio();
+    if (SyncFails()) return Eio();
     if (rocksdb::IOStatus s = WriteHeld(options, dbg); !s.ok()) return s;
     return FSWritableFileOwnerWrapper::Fsync(options, dbg);
   }
@@ -66,15 +75,20 @@ class FaultyFile : public rocksdb::FSWritableFileOwnerWrapper {
  private:
   rocksdb::IOStatus NoSpace() { return InjectedNoSpace(fs_); }
   rocksdb::IOStatus Eio() { return InjectedEio(fs_); }
+  bool SyncFails() const {
+    if (is_wal_) fs_->WaitWhileWalSyncsBlocked();
+    return fs_->fail_syncs() || (is_wal_ && fs_->fail_wal_syncs());
+  }
 
   // Appends are held (not written) while the file system loses unsynced appends, and once
-  // any are held, so that the file's bytes stay in order.
+  // any are held, so that the file's bytes stay in order. Under mu_.
   bool HoldUnsynced(const rocksdb::Slice& data) {
     if (!fs_->lose_unsynced_appends() && held_.empty()) return false;
     held_.append(data.data(), data.size());
     return true;
   }
   rocksdb::IOStatus WriteHeld(const rocksdb::IOOptions& options, rocksdb::IODebugContext* dbg) {
+    std::lock_guard lock(mu_);
     if (held_.empty()) return rocksdb::IOStatus::OK();
     std::string held;
     held.swap(held_);
@@ -82,7 +96,9 @@ class FaultyFile : public rocksdb::FSWritableFileOwnerWrapper {
   }
 
   FaultInjectingFileSystem* fs_;
-  std::string held_;  // appended, not yet synced: lost when the file is closed unsynced
+  const bool is_wal_;  // a RocksDB WAL file (NNNNNN.log)
+  std::mutex mu_;
+  std::string held_;  // guarded by mu_; appended, not yet synced: lost if closed unsynced
 };
 
 // The commit log's file: written at offsets, never appended to.
@@ -121,6 +137,26 @@ rocksdb::IOStatus FaultInjectingFileSystem::NewRandomRWFile(
   return s;
 }
 
+void FaultInjectingFileSystem::set_block_wal_syncs(bool block) {
+  {
+    std::lock_guard lock(block_mu_);
+    block_wal_syncs_ = block;
+  }
+  unblocked_cv_.notify_all();
+}
+
+int FaultInjectingFileSystem::blocked_wal_syncs() {
+  std::lock_guard lock(block_mu_);
+  return blocked_wal_syncs_;
+}
+
+void FaultInjectingFileSystem::WaitWhileWalSyncsBlocked() {
+  std::unique_lock lock(block_mu_);
+  ++blocked_wal_syncs_;
+  unblocked_cv_.wait(lock, [this] { return !block_wal_syncs_; });
+  --blocked_wal_syncs_;
+}
+
 FaultInjectingFileSystem::FaultInjectingFileSystem(const std::shared_ptr<rocksdb::FileSystem>& base)
     : FileSystemWrapper(base) {}
 
@@ -128,7 +164,7 @@ rocksdb::IOStatus FaultInjectingFileSystem::NewWritableFile(
     const std::string& fname, const rocksdb::FileOptions& opts,
     std::unique_ptr<rocksdb::FSWritableFile>* result, rocksdb::IODebugContext* dbg) {
   rocksdb::IOStatus s = target()->NewWritableFile(fname, opts, result, dbg);
-  if (s.ok()) *result = std::make_unique<FaultyFile>(std::move(*result), this);
+  if (s.ok()) *result = std::make_unique<FaultyFile>(std::move(*result), this, fname);
   return s;
 }
 
@@ -136,7 +172,7 @@ rocksdb::IOStatus FaultInjectingFileSystem::ReopenWritableFile(
     const std::string& fname, const rocksdb::FileOptions& opts,
     std::unique_ptr<rocksdb::FSWritableFile>* result, rocksdb::IODebugContext* dbg) {
   rocksdb::IOStatus s = target()->ReopenWritableFile(fname, opts, result, dbg);
-  if (s.ok()) *result = std::make_unique<FaultyFile>(std::move(*result), this);
+  if (s.ok()) *result = std::make_unique<FaultyFile>(std::move(*result), this, fname);
   return s;
 }
 
@@ -144,7 +180,7 @@ rocksdb::IOStatus FaultInjectingFileSystem::ReuseWritableFile(
     const std::string& fname, const std::string& old_fname, const rocksdb::FileOptions& opts,
     std::unique_ptr<rocksdb::FSWritableFile>* result, rocksdb::IODebugContext* dbg) {
   rocksdb::IOStatus s = target()->ReuseWritableFile(fname, old_fname, opts, result, dbg);
-  if (s.ok()) *result = std::make_unique<FaultyFile>(std::move(*result), this);
+  if (s.ok()) *result = std::make_unique<FaultyFile>(std::move(*result), this, fname);
   return s;
 }
 

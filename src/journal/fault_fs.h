@@ -1,13 +1,14 @@
 // FaultInjectingFileSystem: a RocksDB FileSystem wrapper that fails writes or syncs on demand,
 // the test hook for the fail-closed path (disk full, EIO), or loses appends (a power failure).
-// Owned by a shared_ptr shared with the store; the fail switches are atomics, safe to flip from any
-// thread.
+// Owned by a shared_ptr shared with the store; the switches are safe to flip from any thread.
 #pragma once
 
 #include <rocksdb/file_system.h>
 
 #include <atomic>
+#include <condition_variable>
 #include <memory>
+#include <mutex>
 #include <string>
 
 namespace verdict::journal {
@@ -24,6 +25,15 @@ class FaultInjectingFileSystem : public rocksdb::FileSystemWrapper {
   void set_fail_writes(bool fail) { fail_writes_.store(fail); }
   // While set, Sync/Fsync/RangeSync return an IOError ("Input/output error").
   void set_fail_syncs(bool fail) { fail_syncs_.store(fail); }
+  // While set, Sync/Fsync of the store's WAL files (NNNNNN.log) alone return that IOError: the
+  // commit log and the tables still sync.
+  void set_fail_wal_syncs(bool fail) { fail_wal_syncs_.store(fail); }
+  bool fail_wal_syncs() const { return fail_wal_syncs_.load(); }
+  // While set, Sync/Fsync of the store's WAL files wait (then fail if syncs fail by then): a
+  // sync that takes as long as the test wants. blocked_wal_syncs() counts those waiting now.
+  void set_block_wal_syncs(bool block);
+  int blocked_wal_syncs();
+  void WaitWhileWalSyncsBlocked();
   // While set, appends to files written front to back (the store's WAL, tables, manifest) are
   // held in memory until the file's next Sync or Fsync, and lost if it is closed first: what a
   // power failure does to writes never synced, for tests of what the commit log must restore.
@@ -52,6 +62,11 @@ class FaultInjectingFileSystem : public rocksdb::FileSystemWrapper {
  private:
   std::atomic<bool> fail_writes_{false};
   std::atomic<bool> fail_syncs_{false};
+  std::atomic<bool> fail_wal_syncs_{false};
+  std::mutex block_mu_;
+  std::condition_variable unblocked_cv_;
+  bool block_wal_syncs_ = false;  // guarded by block_mu_
+  int blocked_wal_syncs_ = 0;     // guarded by block_mu_
   std::atomic<bool> lose_unsynced_appends_{false};
   std::atomic<uint64_t> injected_{0};
 };

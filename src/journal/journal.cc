@@ -141,9 +141,10 @@ Status Journal::Recover() {
         "Time of each background sync of the store's WAL after a commit log pass (no commit "
         "waits for it unless it is still running when the log next changes halves).",
         LatencyBucketsSeconds());
-    wal_sync_waits_total_ =
-        m->GetCounter("verdict_journal_wal_sync_waits_total",
-                      "Commit log half changes that waited for the WAL sync over the pass before.");
+    wal_sync_waits_total_ = m->GetCounter(
+        "verdict_journal_wal_sync_waits_total",
+        "Commit log half changes that found the WAL sync over the pass before still running "
+        "(and waited for it).");
     recovery_gauge_ = m->GetGauge("verdict_journal_recovery_seconds",
                                   "Time the last start spent recovering from the journal.");
     healthy_gauge_ = m->GetGauge("verdict_journal_healthy", "1 while the journal accepts writes.");

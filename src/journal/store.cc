@@ -103,8 +103,8 @@ Result<std::unique_ptr<JournalStore>> JournalStore::Open(const StoreOptions& opt
     // WAL fdatasync ends with a device cache flush, which waits for the writes queued ahead of
     // it, and a 64 MB table written out at once would queue ahead of every commit meanwhile.
     db_options.bytes_per_sync = 1 << 20;
-    // Likewise the WAL, which the commit log leaves unsynced for a whole pass of the log: the
-    // one sync before the log starts over then waits for the last megabyte, not for all of it.
+    // Likewise the WAL, which the commit log leaves unsynced for a whole pass of one of its
+    // halves: the background sync after the pass then waits for the last megabyte, not all.
     db_options.wal_bytes_per_sync = 1 << 20;
     if (options.file_system) {
       store->env_ = rocksdb::NewCompositeEnv(options.file_system);

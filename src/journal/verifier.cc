@@ -274,7 +274,8 @@ Result<VerifyReport> Verify(const VerifyOptions& options) {
   // After a power failure (or a kill before the store's write) the commit log holds the last
   // groups; they are verified where the next start would put them. Read before the store is
   // opened: beside a running engine, every frame is then either in the store or continues it,
-  // even if the log starts over in between (it does so only once the store holds all it had).
+  // even if the log changes halves in between (it overwrites a half only once the store holds
+  // all that half had).
   VERDICT_ASSIGN_OR_RETURN(
       std::vector<CommitLogFrame> frames,
       CommitLog::ReadFrames(*rocksdb::FileSystem::Default(), options.data_dir + "/commit.log"));
