@@ -36,10 +36,15 @@ class BulkAnswer:
     conn: object  # the kept-alive connection it came on; open only for the first refused
 
 
-def flood_until_refused(engine, test):
-    """Returns (refused, answered): the bulk answers of the round that had a 429 (refused empty
-    after ROUNDS without one). Only the first refused answer's connection is left open. Fails
-    `test` if a batch request or a bulk request gets anything but 200 or 429."""
+def flood_until_refused(engine, test, wait_for_batch=True):
+    """Returns (refused, answered, finish): the bulk answers of the round that had a 429
+    (refused empty after ROUNDS without one), and a function that waits for the rest of that
+    round (the batch request and the wave's senders still waiting for the worker) and checks
+    their answers. With wait_for_batch (the default) it has been called already. False: it
+    returns as soon as a bulk request is refused, for a test of what follows the refusal at
+    once, which must call finish itself while the engine runs. Only the first refused answer's
+    connection is left open. Fails `test` if a batch request or a bulk request gets anything but
+    200 or 429."""
     refused, answered = [], []
     for round_ in range(ROUNDS):
         batch = {"transactions": [vp.transaction("batch-%d-%d" % (round_, i))
@@ -58,31 +63,51 @@ def flood_until_refused(engine, test):
         batch_thread.start()
         connections = [engine.connection() for _ in range(SENDERS)]
         wave = 0
+        refusal = threading.Event()
+        senders, results = [], []
         while not batch_done.is_set() and not refused:
             results = [None] * SENDERS
 
-            def send(i):
+            def send(i, results=results, wave=wave):
                 tx_id = "bulk-%d-%d-%d" % (round_, wave, i)
                 txn = vp.transaction(tx_id, priority="bulk", deadline_ms=2000)
                 status, headers, body = engine.request("POST", "/v1/decisions", txn, None,
                                                        connections[i])
                 results[i] = BulkAnswer(tx_id, txn, status, headers, body, connections[i])
+                if status == 429:
+                    refusal.set()
 
             senders = [threading.Thread(target=send, args=(i,)) for i in range(SENDERS)]
             for t in senders:
                 t.start()
+            if wait_for_batch:
+                for t in senders:
+                    t.join()
+            else:
+                # The senders whose requests were admitted wait for the worker, after the batch.
+                while not refusal.wait(0.01) and any(t.is_alive() for t in senders):
+                    pass
+            for answer in results:
+                if answer is not None:
+                    test.assertIn(answer.status, (200, 429), answer.body)
+                    (refused if answer.status == 429 else answered).append(answer)
+            wave += 1
+
+        def finish(thread=batch_thread, result=batch_result, senders=senders, results=results,
+                   connections=connections, kept=refused[0].conn if refused else None):
             for t in senders:
                 t.join()
             for answer in results:
                 test.assertIn(answer.status, (200, 429), answer.body)
-                (refused if answer.status == 429 else answered).append(answer)
-            wave += 1
-        batch_thread.join()
-        test.assertEqual(len(batch_result), 1, "the batch request raised")
-        test.assertEqual(batch_result[0][0], 200, batch_result[0][1])
-        for conn in connections:
-            if not refused or conn is not refused[0].conn:
-                conn.close()
+            thread.join()
+            test.assertEqual(len(result), 1, "the batch request raised")
+            test.assertEqual(result[0][0], 200, result[0][1])
+            for conn in connections:
+                if conn is not kept:
+                    conn.close()
+
+        if wait_for_batch or not refused:
+            finish()
         if refused:
-            return refused, answered
-    return refused, answered
+            return refused, answered, finish
+    return refused, answered, lambda: None

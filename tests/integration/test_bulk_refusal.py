@@ -16,7 +16,7 @@ import verdict_process as vp  # noqa: E402
 class BulkRefusalTest(unittest.TestCase):
     def test_bulk_over_capacity_gets_429_with_retry_after_and_nothing_is_stored(self):
         with vp.VerdictProcess(config=bulk_flood.ENGINE_CONFIG) as engine:
-            refused, answered = bulk_flood.flood_until_refused(engine, self)
+            refused, answered, _ = bulk_flood.flood_until_refused(engine, self)
             self.assertTrue(refused, "no bulk request found the queue full in %d rounds"
                             % bulk_flood.ROUNDS)
             refused[0].conn.close()

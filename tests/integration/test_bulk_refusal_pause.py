@@ -27,11 +27,13 @@ def config(pause):
 
 class BulkRefusalPauseTest(unittest.TestCase):
     def refused_connection(self, engine):
-        """The kept-alive connection of the first bulk 429."""
-        refused, _ = bulk_flood.flood_until_refused(engine, self)
+        """The kept-alive connection of the first bulk 429, at once (the pause runs from the
+        refusal, and the batch may outlast it), and the function that waits for the batch."""
+        refused, _, finish_batch = bulk_flood.flood_until_refused(engine, self,
+                                                                 wait_for_batch=False)
         self.assertTrue(refused, "no bulk request found the queue full in %d rounds"
                         % bulk_flood.ROUNDS)
-        return refused[0].conn
+        return refused[0].conn, finish_batch
 
     def healthz_answered_on(self, conn, wait_s):
         """Sends GET /healthz on `conn`; whether an answer is readable within wait_s."""
@@ -41,7 +43,7 @@ class BulkRefusalPauseTest(unittest.TestCase):
 
     def test_a_refused_bulk_connection_is_paused(self):
         with vp.VerdictProcess(config=config("true")) as engine:
-            conn = self.refused_connection(engine)
+            conn, finish_batch = self.refused_connection(engine)
             # Retry-After is 1 s here, so the pause is drawn from 0.5 to 1 s (SpreadPause):
             # nothing may come in the first 0.3 s.
             self.assertFalse(self.healthz_answered_on(conn, 0.3),
@@ -53,16 +55,18 @@ class BulkRefusalPauseTest(unittest.TestCase):
             self.assertNotEqual(readable, [])
             self.assertEqual(conn.getresponse().status, 200)
             conn.close()
+            finish_batch()
             self.assertTrue(engine.alive(), engine.read_log())
 
     def test_off_the_refused_connection_is_read_on(self):
         with vp.VerdictProcess(config=config("false")) as engine:
-            conn = self.refused_connection(engine)
+            conn, finish_batch = self.refused_connection(engine)
             # A bound on a hang, not a timing claim: the answer comes as soon as it is read.
             self.assertTrue(self.healthz_answered_on(conn, 30.0))
             response = conn.getresponse()
             self.assertEqual(response.status, 200)
             conn.close()
+            finish_batch()
 
 
 if __name__ == "__main__":
