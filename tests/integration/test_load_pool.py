@@ -27,12 +27,13 @@ class SlowServer:
     """HTTP/1.1 keep-alive stub on an ephemeral loopback port; keeps the most requests it held
     at once (each is held delay_s before its answer)."""
 
-    def __init__(self, delay_s, refuse_first=0, framing="length"):
+    def __init__(self, delay_s, refuse_first=0, framing="length", retry_after_s=1):
         self.delay_s = delay_s
+        self.retry_after_s = retry_after_s
         # "length": Content-Length, in one write; "split": the same in two writes 20 ms apart;
         # "close": no Content-Length, the connection's end ends the body.
         self.framing = framing
-        self.refuse_left = refuse_first  # answered 429 with Retry-After: 1
+        self.refuse_left = refuse_first  # answered 429 with Retry-After: retry_after_s
         self.refused = []  # (connection, body, monotonic time answered) of each refusal
         self.after_refusal = []  # (body, monotonic time read) of the next request on its connection
         self.in_flight = 0
@@ -67,8 +68,8 @@ class SlowServer:
                 if self.refuse_left > 0:
                     self.refuse_left -= 1
                     self.refused.append((writer, body, time.monotonic()))
-                    writer.write(b"HTTP/1.1 429 Too Many Requests\r\nRetry-After: 1\r\n"
-                                 b"Content-Length: 0\r\n\r\n")
+                    writer.write(b"HTTP/1.1 429 Too Many Requests\r\nRetry-After: %d\r\n"
+                                 b"Content-Length: 0\r\n\r\n" % self.retry_after_s)
                     await writer.drain()
                     continue
                 self.in_flight += 1
@@ -202,6 +203,13 @@ class RetryAfterTest(unittest.TestCase):
         # The connection's next request is the refused one, and it came after the pause.
         self.assertEqual(next_body, refused_body)
         self.assertGreaterEqual(next_at - refused_at, 1.0)
+
+    def test_a_request_refused_again_and_again_is_answered_429_after_ten_resends(self):
+        server = SlowServer(0, refuse_first=10 ** 9, retry_after_s=0)
+        self.addCleanup(server.close)
+        overall = self.run_load(server.port, "--honor-retry-after")
+        self.assertEqual(overall["status"], {"429": overall["sent"]})
+        self.assertEqual(overall["retried"], 10 * overall["sent"])
 
     def test_without_the_option_the_429_is_the_answer(self):
         server = SlowServer(0, refuse_first=1)

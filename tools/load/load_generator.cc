@@ -25,12 +25,17 @@ namespace http = beast::http;
 using tcp = net::ip::tcp;
 using Clock = std::chrono::steady_clock;
 
+// With honor_retry_after, a request refused this many times takes the last 429 as its answer:
+// a server that refuses forever (or says Retry-After: 0) must not keep a connection resending.
+constexpr int kMaxResends = 10;
+
 struct Pending {
   Clock::time_point intended;
   std::string klass;
   int tenant = -1;  // index into LoadOptions::tenants; -1 without --tenant
   std::string body;
   int64_t deadline_us = 0;  // what `within_deadline` judges the answer by; 0: none known
+  int resends = 0;          // after a 429's Retry-After (LoadOptions::honor_retry_after)
 };
 
 // One arrival process: the whole load, or one tenant's share of it.
@@ -437,6 +442,7 @@ void Connection::OnResponse(beast::error_code ec) {
   }
   auto& response = parser_->get();
   if (auto delay = RetryDelay()) {
+    ++current_.resends;
     runner_.OnRetry(current_);
     auto timer = std::make_shared<net::steady_timer>(socket_.get_executor(), *delay);
     timer->async_wait([self = shared_from_this(), timer](beast::error_code ec) {
@@ -458,7 +464,7 @@ void Connection::OnResponse(beast::error_code ec) {
 std::optional<std::chrono::seconds> Connection::RetryDelay() const {
   const auto& response = parser_->get();
   if (!runner_.options().honor_retry_after || response.result_int() != 429 ||
-      !response.keep_alive()) {
+      !response.keep_alive() || current_.resends >= kMaxResends) {
     return std::nullopt;
   }
   const auto header = response.find(http::field::retry_after);

@@ -68,8 +68,8 @@ struct LoadOptions {
   bool busy_poll = false;
   // A 429 with `Retry-After: SECONDS` is not the request's answer: its connection sends nothing
   // for that long and then sends the request again (its latency still runs from the intended
-  // time), as a client that honours Retry-After would. Off: the 429 is the answer, and the
-  // connection takes the next request at once.
+  // time), as a client that honours Retry-After would, up to 10 times (then the last 429 is the
+  // answer). Off: the 429 is the answer, and the connection takes the next request at once.
   bool honor_retry_after = false;
 };
 

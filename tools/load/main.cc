@@ -111,11 +111,10 @@ int main(int argc, char** argv) {
                "the generator's own in the latencies). On a VM whose CPU quota also counts "
                "the host's work for the guest's disk syncs, the spinning core can exhaust "
                "it and pause a durable server (docs/architecture.md, \"Busy polling\")");
-  app.add_flag(
-      "--honor-retry-after", options.honor_retry_after,
-      "A 429 with Retry-After: SECONDS is sent again after that long on its connection, "
-      "which sends nothing meanwhile; each resend counts in `retried`, the final answer as "
-      "the request's");
+  app.add_flag("--honor-retry-after", options.honor_retry_after,
+               "A 429 with Retry-After: SECONDS is sent again after that long on its connection, "
+               "which sends nothing meanwhile (at most 10 times a request); each resend counts in "
+               "`retried`, the final answer as the request's");
   app.add_flag("--json", json, "Print one JSON object on stdout");
   std::string timeline;
   app.add_option(
