@@ -8,8 +8,8 @@
 #   verdict-load --max-connections, the pools may grow to it), MIX (standard=1),
 #   DURABILITY (sync | async), GROUP_DELAY_US (1000), HEAP_PREFAULT_MB (256), BUSY_POLL_US (0),
 #   LOAD_BUSY_POLL=1 (verdict-load --busy-poll), HONOR_RETRY_AFTER=1 (verdict-load
-#   --honor-retry-after: a 429's request is sent again after its Retry-After), FIFO=1 (the plain FIFO
-#   scheduler), EXTRA_TOML (appended to the configuration, e.g.
+#   --honor-retry-after: a 429's request is sent again after its Retry-After), FIFO=1 (the
+#   plain FIFO scheduler), EXTRA_TOML (appended to the configuration, e.g.
 #   $'[tenants.bench]\nrate = 1' to have every request refused by the rate limit), and the
 #   other settings bench/load/shipped_engine.sh lists (GROUP_DELAY_ABOVE, IO_THREAD_NICE, ...).
 #   PERF=1 records `perf record -g` of the engine for 3 s into $OUT/perf.data (PERF_CALLGRAPH,
@@ -94,6 +94,6 @@ if os.path.exists(sys.argv[4]):
     classes += [("realtime listener: " + k, v)
                 for k, v in json.load(open(sys.argv[4]))["by_class"].items()]
 for name, c in classes:
-    print(name, {k: c[k] for k in ("sent", "answered", "within_deadline", "fallback", "retried", "status",
-                                   "p50_us", "p99_us", "p999_us", "max_us")})
+    print(name, {k: c[k] for k in ("sent", "answered", "within_deadline", "fallback", "retried",
+                                   "status", "p50_us", "p99_us", "p999_us", "max_us")})
 PY

@@ -5,6 +5,7 @@
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <charconv>
 #include <chrono>
 #include <deque>
 #include <memory>
@@ -471,11 +472,12 @@ std::optional<std::chrono::seconds> Connection::RetryDelay() const {
   if (header == response.end()) return std::nullopt;
   // Delta-seconds only (RFC 9110 §10.2.3); an HTTP-date is taken as no advice.
   const std::string_view value = header->value();
-  if (value.empty() || value.size() > 4 ||
-      value.find_first_not_of("0123456789") != std::string_view::npos) {
+  int seconds = 0;
+  const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), seconds);
+  if (error != std::errc() || end != value.data() + value.size() || seconds < 0 || seconds > 9999) {
     return std::nullopt;
   }
-  return std::chrono::seconds(std::stoi(std::string(value)));
+  return std::chrono::seconds(seconds);
 }
 
 }  // namespace
