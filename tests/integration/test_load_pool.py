@@ -6,7 +6,8 @@ connections carry at most 160 requests a second, well under the 400/s offered.
 
 It also checks --honor-retry-after: the stub then refuses its first requests with 429 and
 Retry-After: 1, and the generator must send each again on its connection, after the pause and
-not before."""
+not before; and, when the server closes the connection with its refusal or during the pause,
+on a new connection."""
 import asyncio
 import json
 import os
@@ -27,8 +28,13 @@ class SlowServer:
     """HTTP/1.1 keep-alive stub on an ephemeral loopback port; keeps the most requests it held
     at once (each is held delay_s before its answer)."""
 
-    def __init__(self, delay_s, refuse_first=0, framing="length", retry_after_s=1):
+    def __init__(self, delay_s, refuse_first=0, framing="length", retry_after_s=1,
+                 close_after_refusal=None):
         self.delay_s = delay_s
+        # None: a refused connection stays open; "with_answer": the 429 says Connection: close
+        # and the connection closes; "later": it closes 0.2 s after a keep-alive 429, as an idle
+        # limit would.
+        self.close_after_refusal = close_after_refusal
         self.retry_after_s = retry_after_s
         # "length": Content-Length, in one write; "split": the same in two writes 20 ms apart;
         # "close": no Content-Length, the connection's end ends the body.
@@ -36,6 +42,7 @@ class SlowServer:
         self.refuse_left = refuse_first  # answered 429 with Retry-After: retry_after_s
         self.refused = []  # (connection, body, monotonic time answered) of each refusal
         self.after_refusal = []  # (body, monotonic time read) of the next request on its connection
+        self.requests = []  # (connection, body, monotonic time read) of every request
         self.in_flight = 0
         self.peak_in_flight = 0
         self.writers = set()
@@ -63,14 +70,21 @@ class SlowServer:
                     if line.lower().startswith(b"content-length:"):
                         length = int(line.split(b":", 1)[1])
                 body = await reader.readexactly(length)
+                self.requests.append((writer, body, time.monotonic()))
                 if self.refused and self.refused[-1][0] is writer:
                     self.after_refusal.append((body, time.monotonic()))
                 if self.refuse_left > 0:
                     self.refuse_left -= 1
                     self.refused.append((writer, body, time.monotonic()))
-                    writer.write(b"HTTP/1.1 429 Too Many Requests\r\nRetry-After: %d\r\n"
-                                 b"Content-Length: 0\r\n\r\n" % self.retry_after_s)
+                    closing = b"Connection: close\r\n" if self.close_after_refusal == "with_answer" \
+                        else b""
+                    writer.write(b"HTTP/1.1 429 Too Many Requests\r\nRetry-After: %d\r\n%s"
+                                 b"Content-Length: 0\r\n\r\n" % (self.retry_after_s, closing))
                     await writer.drain()
+                    if self.close_after_refusal == "later":
+                        await asyncio.sleep(0.2)
+                    if self.close_after_refusal:
+                        break
                     continue
                 self.in_flight += 1
                 self.peak_in_flight = max(self.peak_in_flight, self.in_flight)
@@ -203,6 +217,26 @@ class RetryAfterTest(unittest.TestCase):
         # The connection's next request is the refused one, and it came after the pause.
         self.assertEqual(next_body, refused_body)
         self.assertGreaterEqual(next_at - refused_at, 1.0)
+
+    def expect_resent_on_a_new_connection(self, close_after_refusal):
+        server = SlowServer(0, refuse_first=1, close_after_refusal=close_after_refusal)
+        self.addCleanup(server.close)
+        overall = self.run_load(server.port, "--honor-retry-after")
+        self.assertEqual(overall["retried"], 1)
+        # Not lost: the resend's answer is the request's.
+        self.assertEqual(overall["status"], {"200": overall["sent"]})
+        refused_writer, refused_body, refused_at = server.refused[0]
+        again = [(w, t) for w, body, t in server.requests[1:] if body == refused_body]
+        self.assertEqual(len(again), 1)
+        writer, at = again[0]
+        self.assertIsNot(writer, refused_writer)
+        self.assertGreaterEqual(at - refused_at, 1.0)
+
+    def test_a_refusal_that_closes_its_connection_is_sent_again_on_a_new_one(self):
+        self.expect_resent_on_a_new_connection("with_answer")
+
+    def test_a_connection_closed_during_the_pause_is_replaced_for_the_resend(self):
+        self.expect_resent_on_a_new_connection("later")
 
     def test_a_request_refused_again_and_again_is_answered_429_after_ten_resends(self):
         server = SlowServer(0, refuse_first=10 ** 9, retry_after_s=0)

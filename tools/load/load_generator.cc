@@ -13,6 +13,7 @@
 #include <random>
 #include <set>
 #include <stdexcept>
+#include <utility>
 
 #include "common/rfc3339.h"
 #include "load/input_request.h"
@@ -35,8 +36,9 @@ struct Pending {
   std::string klass;
   int tenant = -1;  // index into LoadOptions::tenants; -1 without --tenant
   std::string body;
-  int64_t deadline_us = 0;  // what `within_deadline` judges the answer by; 0: none known
-  int resends = 0;          // after a 429's Retry-After (LoadOptions::honor_retry_after)
+  int64_t deadline_us = 0;   // what `within_deadline` judges the answer by; 0: none known
+  int resends = 0;           // after a 429's Retry-After (LoadOptions::honor_retry_after)
+  bool reconnected = false;  // a resend already went again on a new connection (see OnResponse)
 };
 
 // One arrival process: the whole load, or one tenant's share of it.
@@ -57,8 +59,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
       : runner_(runner), socket_(ioc), klass_(std::move(klass)), tenant_(tenant) {}
   const std::string& klass() const { return klass_; }
   int tenant() const { return tenant_; }
-  // Opens the connection (again); the runner counts it as connecting until it is.
-  void Connect(const tcp::endpoint& endpoint);
+  // Opens the connection (again); the runner counts it as connecting until it is. Once open it
+  // is idle, or, with resend_current, sends current_ again (a resend after Retry-After).
+  void Connect(const tcp::endpoint& endpoint, bool resend_current = false);
   void Send(Pending request);
   void Close() {
     beast::error_code ec;
@@ -68,9 +71,12 @@ class Connection : public std::enable_shared_from_this<Connection> {
  private:
   void Attempt();
   void OnResponse(beast::error_code ec);
-  // With honor_retry_after: a keep-alive 429 with Retry-After in whole seconds, how long to wait
-  // before sending the request again; otherwise none (the 429 is the answer).
+  // With honor_retry_after: a 429 with Retry-After in whole seconds, how long to wait before
+  // sending the request again; otherwise none (the 429 is the answer).
   std::optional<std::chrono::seconds> RetryDelay() const;
+  // Sends current_ again after delay: on this connection if the server keeps it open, else on a
+  // new one.
+  void ResendAfter(std::chrono::seconds delay, bool keep_alive);
 
   Runner& runner_;
   tcp::socket socket_;
@@ -79,8 +85,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
   std::optional<http::response_parser<http::string_body>> parser_;
   std::string wire_;
   Pending current_;
-  const std::string klass_;  // the class whose requests this connection carries
-  const int tenant_;         // and the tenant (-1: no tenants)
+  bool resend_on_connect_ = false;  // current_ goes out as soon as the connection opens
+  const std::string klass_;         // the class whose requests this connection carries
+  const int tenant_;                // and the tenant (-1: no tenants)
 };
 
 // One class's connections (one tenant's, with tenants): those free, and the requests waiting for
@@ -174,9 +181,10 @@ class Runner {
   }
 
   void OnConnecting(const Connection& connection) { ++PoolOf(connection).connecting; }
-  void OnConnected(Connection& connection) {
+  // Open: idle, unless it reopened to resend its own request (idle = false).
+  void OnConnected(Connection& connection, bool idle) {
     --PoolOf(connection).connecting;
-    OnIdle(connection);
+    if (idle) OnIdle(connection);
   }
 
   // A connection is free: it takes the oldest waiting request of its class.
@@ -384,8 +392,9 @@ class Runner {
   LoadResult result_;
 };
 
-void Connection::Connect(const tcp::endpoint& endpoint) {
+void Connection::Connect(const tcp::endpoint& endpoint, bool resend_current) {
   endpoint_ = endpoint;
+  resend_on_connect_ = resend_current;
   runner_.OnConnecting(*this);
   Attempt();
 }
@@ -405,7 +414,9 @@ void Connection::Attempt() {
     }
     beast::error_code ignored;
     self->socket_.set_option(tcp::no_delay(true), ignored);
-    self->runner_.OnConnected(*self);
+    const bool resend = std::exchange(self->resend_on_connect_, false);
+    self->runner_.OnConnected(*self, /*idle=*/!resend);
+    if (resend) self->Send(std::move(self->current_));
   });
 }
 
@@ -433,24 +444,23 @@ void Connection::Send(Pending request) {
 
 void Connection::OnResponse(beast::error_code ec) {
   if (ec) {
-    // The connection broke: the request is lost (counted), and the connection is rebuilt.
-    runner_.OnLost(current_);
     buffer_.clear();
     beast::error_code ignored;
     socket_.close(ignored);
+    if (ec != net::error::operation_aborted && current_.resends > 0 && !current_.reconnected) {
+      // A resend found its connection closed while it waited out the Retry-After (the
+      // server's idle limit, say): no answer was lost, so it goes once more on a new one.
+      current_.reconnected = true;
+      Connect(endpoint_, /*resend_current=*/true);
+      return;
+    }
+    // The connection broke: the request is lost (counted), and the connection is rebuilt.
+    runner_.OnLost(current_);
     if (ec != net::error::operation_aborted) Connect(endpoint_);
     return;
   }
   auto& response = parser_->get();
-  if (auto delay = RetryDelay()) {
-    ++current_.resends;
-    runner_.OnRetry(current_);
-    auto timer = std::make_shared<net::steady_timer>(socket_.get_executor(), *delay);
-    timer->async_wait([self = shared_from_this(), timer](beast::error_code ec) {
-      if (!ec) self->Send(std::move(self->current_));
-    });
-    return;
-  }
+  if (auto delay = RetryDelay()) return ResendAfter(*delay, response.keep_alive());
   runner_.OnAnswer(current_, static_cast<int>(response.result_int()), response.body());
   if (!response.keep_alive()) {
     beast::error_code ignored;
@@ -462,10 +472,27 @@ void Connection::OnResponse(beast::error_code ec) {
   runner_.OnIdle(*this);
 }
 
+void Connection::ResendAfter(std::chrono::seconds delay, bool keep_alive) {
+  ++current_.resends;
+  current_.reconnected = false;
+  runner_.OnRetry(current_);
+  if (!keep_alive) {
+    beast::error_code ignored;
+    socket_.close(ignored);
+    buffer_.clear();
+  }
+  auto timer = std::make_shared<net::steady_timer>(socket_.get_executor(), delay);
+  timer->async_wait([self = shared_from_this(), timer, keep_alive](beast::error_code ec) {
+    if (ec) return;
+    if (keep_alive) return self->Send(std::move(self->current_));
+    self->Connect(self->endpoint_, /*resend_current=*/true);
+  });
+}
+
 std::optional<std::chrono::seconds> Connection::RetryDelay() const {
   const auto& response = parser_->get();
   if (!runner_.options().honor_retry_after || response.result_int() != 429 ||
-      !response.keep_alive() || current_.resends >= kMaxResends) {
+      current_.resends >= kMaxResends) {
     return std::nullopt;
   }
   const auto header = response.find(http::field::retry_after);

@@ -113,8 +113,9 @@ int main(int argc, char** argv) {
                "it and pause a durable server (docs/architecture.md, \"Busy polling\")");
   app.add_flag("--honor-retry-after", options.honor_retry_after,
                "A 429 with Retry-After: SECONDS is sent again after that long on its connection, "
-               "which sends nothing meanwhile (at most 10 times a request); each resend counts in "
-               "`retried`, the final answer as the request's");
+               "which sends nothing meanwhile (on a new one if the server closed it; at most 10 "
+               "times a request); each resend counts in `retried`, the final answer as the "
+               "request's");
   app.add_flag("--json", json, "Print one JSON object on stdout");
   std::string timeline;
   app.add_option(
