@@ -137,6 +137,8 @@ TEST_F(TransactionJsonTest, RefusesEveryBadInputWithItsField) {
       {"timestamp without zone", With("timestamp", R"("2026-12-02T10:15:30")"), "timestamp",
        "offset"},
       {"February 30", With("timestamp", R"("2026-02-30T10:15:30Z")"), "timestamp", "no such date"},
+      {"year 0 in UTC", With("timestamp", R"("0001-01-01T00:00:00+00:01")"), "timestamp",
+       "0001 to 9999"},
       {"missing sender", With("sender", ""), "sender", "required"},
       {"sender not an object", With("sender", R"("ACC-1")"), "sender", "an object"},
       {"sender without account", With("sender", R"({"bank":"B"})"), "sender.account", "required"},

@@ -25,6 +25,10 @@ int DaysInMonth(int year, int month) {
   return month == 2 && IsLeapYear(year) ? 29 : kDays[month - 1];
 }
 
+// 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z, in seconds since the epoch.
+constexpr int64_t kFirstSecond = -62'135'596'800;
+constexpr int64_t kLastSecond = 253'402'300'799;
+
 Status Bad(std::string_view text, const char* why) {
   return InvalidArgument("timestamp '" + std::string(text.substr(0, 40)) + "' is not RFC 3339 (" +
                          why + "), e.g. 2026-12-02T10:15:30.123Z");
@@ -95,6 +99,12 @@ Result<int64_t> ParseRfc3339Micros(std::string_view text) {
   int64_t days = DaysFromCivil(year, static_cast<unsigned>(month), static_cast<unsigned>(day));
   int64_t seconds = days * 86400 + int64_t{hour} * 3600 + int64_t{minute} * 60 + second -
                     int64_t{offset_minutes} * 60;
+  // The offset can carry a time at a year's edge into year 0 or 10000 in UTC, which the
+  // four-digit form FormatRfc3339Micros writes (and every stored timestamp is) cannot hold: such
+  // an instant, accepted, would be stored and then refused when read back.
+  if (seconds < kFirstSecond || seconds > kLastSecond) {
+    return Bad(text, "in UTC it falls outside the years 0001 to 9999");
+  }
   return seconds * kMicrosPerSecond + micros;
 }
 

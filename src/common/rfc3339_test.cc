@@ -25,6 +25,25 @@ TEST(Rfc3339Test, RefusesMalformedTimestamps) {
   }
 }
 
+// An offset that carries the instant into UTC year 0 or 10000 is refused: the four-digit form
+// could not hold it, so a stored copy would not read back (a case opened for such a
+// transaction once kept the engine from starting again).
+TEST(Rfc3339Test, RefusesAnInstantOutsideTheFourDigitYearsInUtc) {
+  for (const char* bad : {"0001-01-01T00:00:00+00:01", "0001-01-01T00:59:59.999999+01:00",
+                          "9999-12-31T23:59:00-00:01", "9999-12-31T20:00:00-04:00"}) {
+    const Result<int64_t> parsed = ParseRfc3339Micros(bad);
+    ASSERT_FALSE(parsed.ok()) << bad;
+    EXPECT_NE(parsed.status().message().find("0001 to 9999"), std::string::npos) << bad;
+  }
+  // The edges themselves, by any offset, are kept, and read back from their UTC form.
+  for (const char* edge : {"0001-01-01T00:00:00Z", "0001-01-01T01:00:00+01:00",
+                           "9999-12-31T23:59:59.999999Z", "9999-12-31T19:59:59.999999-04:00"}) {
+    const Result<int64_t> parsed = ParseRfc3339Micros(edge);
+    ASSERT_TRUE(parsed.ok()) << edge;
+    EXPECT_EQ(*ParseRfc3339Micros(FormatRfc3339Micros(*parsed)), *parsed) << edge;
+  }
+}
+
 TEST(Rfc3339Test, FormatsRoundTrip) {
   EXPECT_EQ(FormatRfc3339Micros(1'796'206'530'123'000), "2026-12-02T10:15:30.123000Z");
   EXPECT_EQ(FormatRfc3339Micros(-500'000), "1969-12-31T23:59:59.500000Z");
