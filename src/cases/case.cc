@@ -1,6 +1,8 @@
 #include "cases/case.h"
 
+#include <algorithm>
 #include <array>
+#include <string>
 #include <utility>
 
 namespace verdict::cases {
@@ -76,8 +78,21 @@ Status Assign(Case& c, std::string_view principal, std::string_view assignee, in
   if (assignee.size() > kMaxPrincipalBytes) {
     return InvalidArgument("assignee is longer than 256 bytes", "assignee");
   }
+  // The rule for principals (security::ValidatePrincipal): anything else could never dispose.
+  for (char ch : assignee) {
+    if (ch < 0x20 || ch >= 0x7f) {
+      return InvalidArgument("assignee must be printable ASCII characters", "assignee");
+    }
+  }
   if (c.status == CaseStatus::kClosed) {
     return FailedPrecondition("case " + c.case_id + " is closed; it cannot be reassigned");
+  }
+  if (c.status == CaseStatus::kInReview && c.assignee == assignee) return Status::Ok();
+  const auto assignments = std::count_if(c.history.begin(), c.history.end(),
+                                         [](const CaseEvent& e) { return e.action == "assign"; });
+  if (static_cast<size_t>(assignments) >= kMaxAssignments) {
+    return FailedPrecondition("case " + c.case_id + " was assigned " +
+                              std::to_string(kMaxAssignments) + " times already");
   }
   c.assignee = std::string(assignee);
   c.status = CaseStatus::kInReview;

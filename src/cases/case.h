@@ -76,10 +76,15 @@ struct Case {
 inline constexpr size_t kMaxPrincipalBytes = 256;
 inline constexpr size_t kMaxCommentBytes = 8192;
 inline constexpr size_t kMaxComments = 1000;
+// Assignments recorded in a case's history: with kMaxComments and the one disposition, this
+// bounds the history that every change of the case rewrites.
+inline constexpr size_t kMaxAssignments = 1000;
 
 // Transitions. Each validates its input and the case's status and either changes `c` (adding
 // a history entry) or returns kInvalidArgument / kFailedPrecondition and leaves it unchanged.
-// assign: open or in_review -> in_review; `assignee` non-empty. Refused when closed.
+// assign: open or in_review -> in_review; `assignee` 1 to kMaxPrincipalBytes printable ASCII
+// characters (what a principal may be). Refused when closed, or after kMaxAssignments; assigning
+// an in-review case to its assignee again changes nothing and records nothing.
 Status Assign(Case& c, std::string_view principal, std::string_view assignee, int64_t now_us);
 // comment: any status (notes may follow a closure); text non-empty, at most kMaxCommentBytes.
 Status AddComment(Case& c, std::string_view principal, std::string_view text, int64_t now_us);

@@ -52,6 +52,41 @@ TEST(CaseTest, AssignRefusesEmptyAssigneeAndClosedCase) {
   EXPECT_EQ(c.status, CaseStatus::kClosed);
 }
 
+// An assignee no principal could be (a line break, say) could never dispose the case.
+TEST(CaseTest, AssignRefusesAnAssigneeThatIsNoPrincipal) {
+  Case c = OpenCase();
+  for (const char* bad : {"bob\n", "bob\tsmith",
+                          "b\xc3\xb6"
+                          "b"}) {
+    Status s = Assign(c, "lead", bad, 2000);
+    EXPECT_EQ(s.code(), StatusCode::kInvalidArgument) << bad;
+    EXPECT_EQ(s.field(), "assignee");
+  }
+  EXPECT_EQ(c.status, CaseStatus::kOpen);
+  EXPECT_TRUE(c.history.empty());
+}
+
+// Every change rewrites the whole case, history and all: assignments are bounded, and a
+// repeated one (a client's retry) records nothing.
+TEST(CaseTest, AssignmentsAreBoundedAndARepeatRecordsNothing) {
+  Case c = OpenCase();
+  ASSERT_TRUE(Assign(c, "lead", "alice", 2000).ok());
+  ASSERT_TRUE(Assign(c, "lead", "alice", 2001).ok());
+  EXPECT_EQ(c.history.size(), 1u);
+  EXPECT_EQ(c.updated_at_us, 2000);
+  for (size_t i = 1; i < kMaxAssignments; ++i) {
+    ASSERT_TRUE(Assign(c, "lead", i % 2 ? "bob" : "alice", 3000).ok()) << i;
+  }
+  ASSERT_EQ(c.history.size(), kMaxAssignments);
+  const std::string assignee = c.assignee;
+  Status s = Assign(c, "lead", assignee == "bob" ? "alice" : "bob", 4000);
+  EXPECT_EQ(s.code(), StatusCode::kFailedPrecondition);
+  EXPECT_EQ(c.history.size(), kMaxAssignments);
+  EXPECT_EQ(c.assignee, assignee);
+  // The assignee can still dispose it.
+  EXPECT_TRUE(Dispose(c, assignee, Disposition::kFalsePositive, "", 5000).ok());
+}
+
 TEST(CaseTest, AssignRefusesMissingPrincipal) {
   Case c = OpenCase();
   EXPECT_EQ(Assign(c, "", "alice", 2000).code(), StatusCode::kInvalidArgument);
