@@ -127,7 +127,7 @@ ModelLifecycle::~ModelLifecycle() {
 
 std::shared_ptr<const ModelSet> ModelLifecycle::MakeSet(
     std::shared_ptr<const ScoringModel> primary, std::shared_ptr<const ScoringModel> candidate,
-    CandidateMode mode, double weight) const {
+    CandidateMode mode, double weight, bool primary_inherited) const {
   auto set = std::make_shared<ModelSet>();
   set->primary = std::move(primary);
   if (candidate != nullptr && mode != CandidateMode::kNone) {
@@ -135,6 +135,9 @@ std::shared_ptr<const ModelSet> ModelLifecycle::MakeSet(
     set->mode = mode;
     set->traffic_weight = mode == CandidateMode::kCanary ? weight : 0;
     set->stats = std::make_shared<DivergenceStats>();
+    // Without a candidate the tenant has no set of its own to decide with: it follows the
+    // deployment's, so the flag only ever marks a primary held beside a candidate.
+    set->primary_inherited = primary_inherited;
   }
   set->since_us = clock_.NowMicros();
   return set;
@@ -145,6 +148,7 @@ Status ModelLifecycle::Persist(const ModelSet& set) const {
   JsonWriter w(out);
   w.BeginObject().Key("primary");
   WriteRef(w, set.primary.get());
+  w.Key("primary_inherited").Bool(set.primary_inherited);
   w.Key("candidate");
   WriteRef(w, set.candidate.get());
   w.Key("mode").String(CandidateModeName(set.mode));
@@ -166,9 +170,15 @@ Status ModelLifecycle::Publish(std::shared_ptr<const ModelSet> next) {
   return Status::Ok();
 }
 
-void ModelLifecycle::PushHistory(const std::shared_ptr<const ScoringModel>& old_primary) {
-  if (old_primary == nullptr) return;
-  history_.push_back(old_primary);
+void ModelLifecycle::PushHistory(const std::shared_ptr<const ScoringModel>& old_primary,
+                                 bool inherited) {
+  if (inherited) {
+    history_.push_back(nullptr);
+  } else if (old_primary != nullptr) {
+    history_.push_back(old_primary);
+  } else {
+    return;
+  }
   if (history_.size() > options_.history_limit) history_.erase(history_.begin());
 }
 
@@ -213,6 +223,10 @@ Status ModelLifecycle::Restore() {
   simdjson::dom::array history;
   if (obj["history"].get_array().get(history) == simdjson::SUCCESS) {
     for (simdjson::dom::element e : history) {
+      if (e.is_null() && options_.inherited_primary) {
+        PushHistory(nullptr, /*inherited=*/true);
+        continue;
+      }
       auto ref = ReadRef(e);
       if (!ref) continue;
       auto loaded = registry_.Load(ref->first, ref->second);
@@ -220,6 +234,16 @@ Status ModelLifecycle::Restore() {
     }
   }
   if (candidate == nullptr) mode = CandidateMode::kNone;
+  // The deployment's primary may have changed since: a candidate is compared with it as it is
+  // now, and without a candidate the tenant follows it.
+  bool primary_inherited = false;
+  if (obj["primary_inherited"].get_bool().get(primary_inherited) != simdjson::SUCCESS) {
+    primary_inherited = false;
+  }
+  primary_inherited = primary_inherited && static_cast<bool>(options_.inherited_primary);
+  if (primary_inherited) {
+    primary = mode == CandidateMode::kNone ? nullptr : options_.inherited_primary();
+  }
   const int64_t now = clock_.NowMicros();
   if (mode == CandidateMode::kCanary && rollout == "staged") {
     controller_.ResumeStaged(stage, now);
@@ -228,7 +252,7 @@ Status ModelLifecycle::Restore() {
     controller_.StartCanary(now);
   }
   if (mode == CandidateMode::kCanary && !(weight > 0 && weight <= 1)) mode = CandidateMode::kNone;
-  VERDICT_RETURN_IF_ERROR(Publish(MakeSet(primary, candidate, mode, weight)));
+  VERDICT_RETURN_IF_ERROR(Publish(MakeSet(primary, candidate, mode, weight, primary_inherited)));
   const auto set = current();
   spdlog::info("lifecycle: restored primary {}{}",
                primary ? Object(primary->ref().name, primary->ref().version) : "(none)",
@@ -302,7 +326,8 @@ Status ModelLifecycle::Activate(std::string_view name, std::string_view version,
   VERDICT_ASSIGN_OR_RETURN(auto model, registry_.Load(name, version));
   std::lock_guard lock(mu_);
   std::shared_ptr<const ModelSet> now_set = current();
-  const bool inheriting = now_set->primary == nullptr && options_.inherited_primary;
+  const bool inheriting =
+      options_.inherited_primary && (now_set->primary == nullptr || now_set->primary_inherited);
   if (inheriting) {
     // A tenant without a primary of its own decides with the deployment's: that is the model a
     // candidate is compared with and the one a new primary replaces.
@@ -341,7 +366,7 @@ Status ModelLifecycle::Activate(std::string_view name, std::string_view version,
                             now_set->candidate->ref().name == model->ref().name &&
                             now_set->candidate->ref().version == model->ref().version;
       if (promotes) controller_.Stop();
-      if (!is_primary) PushHistory(now_set->primary);
+      if (!is_primary) PushHistory(now_set->primary, inheriting);
       next = promotes ? MakeSet(model, nullptr, CandidateMode::kNone, 0)
                       : MakeSet(model, now_set->candidate, now_set->mode, now_set->traffic_weight);
       break;
@@ -349,17 +374,17 @@ Status ModelLifecycle::Activate(std::string_view name, std::string_view version,
     case ActivateMode::kShadow:
       mode_name = "shadow";
       controller_.Stop();
-      next = MakeSet(now_set->primary, model, CandidateMode::kShadow, 0);
+      next = MakeSet(now_set->primary, model, CandidateMode::kShadow, 0, inheriting);
       break;
     case ActivateMode::kCanary:
       mode_name = "canary";
       controller_.StartCanary(clock_.NowMicros());
-      next = MakeSet(now_set->primary, model, CandidateMode::kCanary, *traffic_weight);
+      next = MakeSet(now_set->primary, model, CandidateMode::kCanary, *traffic_weight, inheriting);
       break;
     case ActivateMode::kStaged: {
       mode_name = "staged";
       const double weight = controller_.StartStaged(clock_.NowMicros());
-      next = MakeSet(now_set->primary, model, CandidateMode::kCanary, weight);
+      next = MakeSet(now_set->primary, model, CandidateMode::kCanary, weight, inheriting);
       break;
     }
   }
@@ -398,8 +423,9 @@ Status ModelLifecycle::Rollback(const Actor& actor, std::string_view reason) {
   auto history = history_;
   if (now_set->candidate) {
     record.model = now_set->candidate->ref();
-    next = MakeSet(now_set->primary, nullptr, CandidateMode::kNone, 0);
-  } else if (!history_.empty()) {
+    next = MakeSet(now_set->primary_inherited ? nullptr : now_set->primary, nullptr,
+                   CandidateMode::kNone, 0);
+  } else if (!history_.empty() && now_set->primary != nullptr) {
     record.model = now_set->primary->ref();
     auto previous = history_.back();
     history_.pop_back();
@@ -414,6 +440,8 @@ Status ModelLifecycle::Rollback(const Actor& actor, std::string_view reason) {
   if (next->primary) {
     details +=
         ",\"primary\":\"" + Object(next->primary->ref().name, next->primary->ref().version) + "\"";
+  } else if (options_.inherited_primary) {
+    details += ",\"primary\":\"inherited\"";
   }
   details += "}";
   Status logged = admin_log_(AdminChange{actor, "models.rollback",
@@ -449,16 +477,18 @@ void ModelLifecycle::Tick() {
       return;
     case RolloutAction::Kind::kAdvance:
       action_name = "models.rollout.advance";
-      next = MakeSet(set->primary, set->candidate, CandidateMode::kCanary, action.traffic_weight);
+      next = MakeSet(set->primary, set->candidate, CandidateMode::kCanary, action.traffic_weight,
+                     set->primary_inherited);
       break;
     case RolloutAction::Kind::kPromote:
       action_name = "models.rollout.promote";
-      PushHistory(set->primary);
+      PushHistory(set->primary, set->primary_inherited);
       next = MakeSet(set->candidate, nullptr, CandidateMode::kNone, 0);
       break;
     case RolloutAction::Kind::kRollback:
       action_name = "models.rollback";
-      next = MakeSet(set->primary, nullptr, CandidateMode::kNone, 0);
+      next = MakeSet(set->primary_inherited ? nullptr : set->primary, nullptr, CandidateMode::kNone,
+                     0);
       break;
   }
   controller_.Applied(action, now);
@@ -528,7 +558,9 @@ Status ModelLifecycle::WriteStatusJson(JsonWriter& w) const {
   const auto set = current();
   // A tenant without a primary of its own shows the one its decisions use, and says so.
   std::shared_ptr<const ScoringModel> inherited;
-  if (set->primary == nullptr && options_.inherited_primary) {
+  if (set->primary_inherited) {
+    inherited = set->primary;
+  } else if (set->primary == nullptr && options_.inherited_primary) {
     inherited = options_.inherited_primary();
   }
   w.BeginObject().Key("models").BeginArray();

@@ -124,12 +124,16 @@ class ModelLifecycle {
   // A new set from the parts, with fresh statistics when there is a candidate.
   std::shared_ptr<const ModelSet> MakeSet(std::shared_ptr<const ScoringModel> primary,
                                           std::shared_ptr<const ScoringModel> candidate,
-                                          CandidateMode mode, double weight) const;
+                                          CandidateMode mode, double weight,
+                                          bool primary_inherited = false) const;
   // Persists and publishes `next` (mu_ held).
   Status Publish(std::shared_ptr<const ModelSet> next);
   Status Persist(const ModelSet& set) const;  // mu_ held
   Status Restore();                           // mu_ held
-  void PushHistory(const std::shared_ptr<const ScoringModel>& old_primary);
+  // Keeps the primary being replaced for rollback; `inherited` (a tenant replacing the
+  // deployment's primary) keeps a null entry instead: rolling back to it follows the
+  // deployment's primary again.
+  void PushHistory(const std::shared_ptr<const ScoringModel>& old_primary, bool inherited = false);
   void UpdateGauges(const ModelSet& set, const DivergenceSnapshot& s) const;
   void RunTicks();
 
@@ -142,10 +146,11 @@ class ModelLifecycle {
   std::atomic<std::shared_ptr<const ModelSet>> set_;
 
   mutable std::mutex mu_;
-  RolloutController controller_;                              // guarded by mu_
-  std::vector<std::shared_ptr<const ScoringModel>> history_;  // guarded by mu_; newest last
-  std::optional<RollbackRecord> last_rollback_;               // guarded by mu_
-  uint64_t generation_ = 0;                                   // guarded by mu_
+  RolloutController controller_;  // guarded by mu_
+  // Guarded by mu_; newest last; null: the deployment's primary (PushHistory).
+  std::vector<std::shared_ptr<const ScoringModel>> history_;
+  std::optional<RollbackRecord> last_rollback_;  // guarded by mu_
+  uint64_t generation_ = 0;                      // guarded by mu_
 
   std::mutex thread_mu_;
   std::condition_variable thread_cv_;

@@ -21,7 +21,11 @@ std::string_view CandidateModeName(CandidateMode mode);
 uint32_t CanaryBucket(std::string_view account);
 
 struct ModelSet {
-  std::shared_ptr<const ScoringModel> primary;    // null: no model (every decision fallback)
+  std::shared_ptr<const ScoringModel> primary;  // null: no model (every decision fallback)
+  // A tenant's set only: the primary is the deployment's, taken when the tenant started a
+  // candidate while it had no primary of its own. Removing the candidate returns the tenant to
+  // the deployment's primary, whatever that is by then.
+  bool primary_inherited = false;
   std::shared_ptr<const ScoringModel> candidate;  // null when mode is kNone
   CandidateMode mode = CandidateMode::kNone;
   double traffic_weight = 0;  // canary: share of accounts decided by the candidate, (0, 1]

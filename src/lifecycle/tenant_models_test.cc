@@ -132,6 +132,73 @@ TEST_F(TenantModelsTest, CandidatesCompareWithTheInheritedPrimaryAndRollbackRest
   EXPECT_EQ(Decider(*models, "beta"), "aml/1");
 }
 
+// A candidate started while the tenant follows the deployment's primary does not pin that
+// primary: once the candidate is gone, the tenant follows the deployment again.
+TEST_F(TenantModelsTest, RemovingACandidateReturnsTheTenantToTheDeploymentsPrimary) {
+  auto models = Make();
+  auto alpha = models->OwnOrCreate("alpha");
+  ASSERT_TRUE(alpha.ok());
+  ASSERT_TRUE((*alpha)->Activate("aml", "2", ActivateMode::kShadow, {}, alpha_admin_).ok());
+  EXPECT_TRUE(models->Current("alpha").set->primary_inherited);
+  ASSERT_TRUE((*alpha)->Rollback(alpha_admin_, "test").ok());
+  EXPECT_FALSE(models->Current("alpha").own);
+  ASSERT_TRUE(deployment_->Activate("aml", "2", ActivateMode::kPrimary, {}, operator_).ok());
+  EXPECT_EQ(Decider(*models, "alpha"), "aml/2");
+  EXPECT_FALSE(models->Current("alpha").own);
+  // And nothing of alpha's was put in its history to roll back to.
+  EXPECT_EQ((*alpha)->Rollback(alpha_admin_, "").code(), StatusCode::kFailedPrecondition);
+}
+
+// A tenant's first primary of its own replaces the deployment's; rolling it back follows the
+// deployment's again, not the model the deployment had at the time.
+TEST_F(TenantModelsTest, RollingBackATenantsFirstPrimaryFollowsTheDeploymentAgain) {
+  auto models = Make();
+  auto alpha = models->OwnOrCreate("alpha");
+  ASSERT_TRUE(alpha.ok());
+  ASSERT_TRUE(
+      (*alpha)->Register({"alpha-model", "1", testing::ModelB(), "", ""}, alpha_admin_).ok());
+  ASSERT_TRUE(
+      (*alpha)->Activate("alpha-model", "1", ActivateMode::kPrimary, {}, alpha_admin_).ok());
+  ASSERT_TRUE(deployment_->Activate("aml", "2", ActivateMode::kPrimary, {}, operator_).ok());
+  EXPECT_EQ(Decider(*models, "alpha"), "alpha-model/1");
+  ASSERT_TRUE((*alpha)->Rollback(alpha_admin_, "test").ok());
+  EXPECT_EQ(Decider(*models, "alpha"), "aml/2");
+  EXPECT_FALSE(models->Current("alpha").own);
+}
+
+// After a restart, a tenant's candidate is compared with the deployment's primary as it is
+// then, and the history entry that means "the deployment's" survives.
+TEST_F(TenantModelsTest, AnInheritedPrimaryIsResolvedAgainAtRestart) {
+  ASSERT_TRUE(deployment_->Register({"aml", "3", testing::ModelA(), "", ""}, operator_).ok());
+  {
+    auto models = Make();
+    auto alpha = models->OwnOrCreate("alpha");
+    ASSERT_TRUE(alpha.ok());
+    ASSERT_TRUE((*alpha)->Activate("aml", "2", ActivateMode::kShadow, {}, alpha_admin_).ok());
+  }
+  ASSERT_TRUE(deployment_->Activate("aml", "3", ActivateMode::kPrimary, {}, operator_).ok());
+  {
+    auto models = Make();
+    ASSERT_TRUE(models->OwnOrCreate("alpha").ok());
+    auto set = models->Current("alpha").set;
+    ASSERT_NE(set->candidate, nullptr);
+    EXPECT_EQ(set->candidate->ref().version, "2");
+    EXPECT_EQ(Decider(*models, "alpha"), "aml/3");
+    EXPECT_TRUE(set->primary_inherited);
+    // Promoting the shadow keeps "the deployment's" in the history.
+    ASSERT_TRUE(
+        models->Own("alpha")->Activate("aml", "2", ActivateMode::kPrimary, {}, alpha_admin_).ok());
+    EXPECT_EQ(Decider(*models, "alpha"), "aml/2");
+  }
+  ASSERT_TRUE(deployment_->Activate("aml", "1", ActivateMode::kPrimary, {}, operator_).ok());
+  auto models = Make();
+  ASSERT_TRUE(models->OwnOrCreate("alpha").ok());
+  EXPECT_EQ(Decider(*models, "alpha"), "aml/2");
+  ASSERT_TRUE(models->Own("alpha")->Rollback(alpha_admin_, "test").ok());
+  EXPECT_EQ(Decider(*models, "alpha"), "aml/1");
+  EXPECT_FALSE(models->Current("alpha").own);
+}
+
 TEST_F(TenantModelsTest, ActivatingTheInheritedPrimaryMakesItTheTenantsOwn) {
   auto models = Make();
   auto alpha = models->OwnOrCreate("alpha");
