@@ -300,14 +300,15 @@ Status ModelLifecycle::Start(const std::optional<ModelUpload>& configured) {
 Result<ModelEntry> ModelLifecycle::Register(const ModelUpload& upload, const Actor& actor,
                                             bool* created) {
   bool fresh = false;
-  VERDICT_ASSIGN_OR_RETURN(ModelEntry entry, registry_.Register(upload, actor.principal, &fresh));
+  // Journaled before it is stored: a registration that cannot be recorded is not made (else a
+  // retry would find the model registered and record nothing).
+  VERDICT_ASSIGN_OR_RETURN(
+      ModelEntry entry,
+      registry_.Register(upload, actor.principal, &fresh, [&](const ModelEntry& e) {
+        return admin_log_(AdminChange{actor, "models.register", Object(e.name, e.version),
+                                      Details({{"sha256", e.sha256}})});
+      }));
   if (created != nullptr) *created = fresh;
-  if (fresh) {
-    Status logged =
-        admin_log_(AdminChange{actor, "models.register", Object(entry.name, entry.version),
-                               Details({{"sha256", entry.sha256}})});
-    if (!logged.ok()) return logged;
-  }
   return entry;
 }
 

@@ -168,6 +168,24 @@ TEST_F(ModelLifecycleTest, AChangeThatCannotBeJournaledIsNotMade) {
   EXPECT_EQ(lc->current()->candidate, nullptr);
 }
 
+// A registration that cannot be journaled is not stored either: a retry once the journal is
+// back registers the model and records it.
+TEST_F(ModelLifecycleTest, ARegistrationThatCannotBeJournaledIsNotStored) {
+  auto lc = OpenWithTwo();
+  journal_ok_ = false;
+  EXPECT_EQ(lc->Register({"aml", "3", testing::ModelA(), "", ""}, admin_).status().code(),
+            StatusCode::kUnavailable);
+  auto found = lc->registry().Find("aml", "3");
+  ASSERT_TRUE(found.ok());
+  EXPECT_FALSE(found->has_value());
+  EXPECT_TRUE(events_.empty());
+  journal_ok_ = true;
+  bool created = false;
+  ASSERT_TRUE(lc->Register({"aml", "3", testing::ModelA(), "", ""}, admin_, &created).ok());
+  EXPECT_TRUE(created);
+  EXPECT_EQ(events_, std::vector<std::string>{"models.register aml/3 by key-admin"});
+}
+
 TEST_F(ModelLifecycleTest, StagedRolloutAdvancesAndPromotesOnTheManualClock) {
   auto lc = OpenWithTwo();
   ASSERT_TRUE(lc->Activate("aml", "2", ActivateMode::kStaged, {}, admin_).ok());

@@ -221,8 +221,9 @@ Status ModelRegistry::WriteFiles(const ModelUpload& upload, const std::string& d
   return Status::Ok();
 }
 
-Result<ModelEntry> ModelRegistry::Register(const ModelUpload& upload, std::string_view principal,
-                                           bool* created) {
+Result<ModelEntry> ModelRegistry::Register(
+    const ModelUpload& upload, std::string_view principal, bool* created,
+    const std::function<Status(const ModelEntry&)>& before_store) {
   if (created != nullptr) *created = false;
   VERDICT_RETURN_IF_ERROR(ValidateModelId(upload.name, "name"));
   VERDICT_RETURN_IF_ERROR(ValidateModelId(upload.version, "version"));
@@ -281,6 +282,7 @@ Result<ModelEntry> ModelRegistry::Register(const ModelUpload& upload, std::strin
   entry.has_reference = !upload.reference_json.empty();
   entry.manifest_json = stored.manifest_json;
   entry.dir = (fs::path(options_.models_dir) / upload.name / upload.version).string();
+  if (before_store) VERDICT_RETURN_IF_ERROR(before_store(entry));
   VERDICT_RETURN_IF_ERROR(WriteFiles(stored, entry.dir));
   VERDICT_RETURN_IF_ERROR(store_.Put(IndexKey(entry.name, entry.version), EntryToJson(entry)));
   if (created != nullptr) *created = true;

@@ -4,6 +4,7 @@
 // it is stored and again when loaded (the file is untrusted). Thread-safe.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -63,9 +64,11 @@ class ModelRegistry {
   // Validates (the model parses, its features are in the schema, the manifest agrees with it)
   // and stores the files, then the index entry. Uploading the same model again under its
   // name and version returns the existing entry with *created = false; another model under a
-  // name and version already taken (here or in the fallback) is kAlreadyExists.
+  // name and version already taken (here or in the fallback) is kAlreadyExists. A new entry is
+  // first given to `before_store` (when set), which can still refuse it: then nothing is stored.
   Result<ModelEntry> Register(const ModelUpload& upload, std::string_view principal,
-                              bool* created = nullptr);
+                              bool* created = nullptr,
+                              const std::function<Status(const ModelEntry&)>& before_store = {});
   // Find, List and Load see this registry's entries, then the fallback's.
   Result<std::optional<ModelEntry>> Find(std::string_view name, std::string_view version) const;
   Result<std::vector<ModelEntry>> List() const;
