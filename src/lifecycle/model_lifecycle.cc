@@ -165,6 +165,7 @@ Status ModelLifecycle::Publish(std::shared_ptr<const ModelSet> next) {
   auto set = std::const_pointer_cast<ModelSet>(std::move(next));
   set->generation = ++generation_;
   VERDICT_RETURN_IF_ERROR(Persist(*set));
+  persist_pending_ = false;
   set_.store(set);
   UpdateGauges(*set, DivergenceSnapshot{});
   return Status::Ok();
@@ -464,6 +465,7 @@ Status ModelLifecycle::Rollback(const Actor& actor, std::string_view reason) {
 void ModelLifecycle::Tick() {
   std::lock_guard lock(mu_);
   const auto set = current();
+  if (persist_pending_) persist_pending_ = !Persist(*set).ok();
   const DivergenceSnapshot snapshot = set->stats ? set->stats->Snapshot() : DivergenceSnapshot{};
   UpdateGauges(*set, snapshot);
   if (set->mode != CandidateMode::kCanary) return;
@@ -497,6 +499,7 @@ void ModelLifecycle::Tick() {
   Status published = Publish(next);
   if (!published.ok()) {
     set_.store(next);
+    persist_pending_ = true;
     spdlog::error("lifecycle: {} of {} not persisted: {}", action_name,
                   Object(candidate.name, candidate.version), published.message());
   }

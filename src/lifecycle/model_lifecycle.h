@@ -151,6 +151,9 @@ class ModelLifecycle {
   std::vector<std::shared_ptr<const ScoringModel>> history_;
   std::optional<RollbackRecord> last_rollback_;  // guarded by mu_
   uint64_t generation_ = 0;                      // guarded by mu_
+  // Guarded by mu_: an automatic change is in force but its persisting failed; every Tick tries
+  // again, or a restart would bring back the set before it.
+  bool persist_pending_ = false;
 
   std::mutex thread_mu_;
   std::condition_variable thread_cv_;

@@ -239,6 +239,53 @@ TEST_F(ModelLifecycleTest, DivergenceRollsBackAutomaticallyWithTheReason) {
   EXPECT_THAT(out, HasSubstr("outcome divergence 0.2%"));
 }
 
+// A store whose writes can be made to fail.
+class FlakyStore final : public RegistryStore {
+ public:
+  Status Put(std::string_view key, std::string_view value) override {
+    if (fail_puts) return Unavailable("store write failed");
+    return inner.Put(key, value);
+  }
+  Result<std::optional<std::string>> Get(std::string_view key) const override {
+    return inner.Get(key);
+  }
+  Result<std::vector<std::pair<std::string, std::string>>> List(
+      std::string_view prefix) const override {
+    return inner.List(prefix);
+  }
+  MemoryRegistryStore inner;
+  bool fail_puts = false;
+};
+
+// An automatic rollback whose persisting failed is in force at once, and persisted by a later
+// tick: a restart does not bring the rolled-back candidate back.
+TEST_F(ModelLifecycleTest, AnAutomaticRollbackNotPersistedIsPersistedByALaterTick) {
+  FlakyStore store;
+  auto open = [&] {
+    auto created = ModelLifecycle::Create(options_, store, nullptr, clock_, nullptr);
+    EXPECT_TRUE(created.ok());
+    return std::move(created).value();
+  };
+  {
+    auto lc = open();
+    ASSERT_TRUE(lc->Start(std::nullopt).ok());
+    ASSERT_TRUE(lc->Register({"aml", "1", testing::ModelA(), "", ""}, admin_).ok());
+    ASSERT_TRUE(lc->Register({"aml", "2", testing::ModelB(), "", ""}, admin_).ok());
+    ASSERT_TRUE(lc->Activate("aml", "1", ActivateMode::kPrimary, {}, admin_).ok());
+    ASSERT_TRUE(lc->Activate("aml", "2", ActivateMode::kStaged, {}, admin_).ok());
+    Compare(*lc->current(), 1000, 2);
+    store.fail_puts = true;
+    lc->Tick();
+    EXPECT_EQ(lc->current()->candidate, nullptr);  // traffic first
+    store.fail_puts = false;
+    lc->Tick();
+  }
+  auto lc = open();
+  ASSERT_TRUE(lc->Start(std::nullopt).ok());
+  EXPECT_EQ(lc->current()->candidate, nullptr);
+  EXPECT_EQ(Version(lc->current()->primary), "1");
+}
+
 TEST_F(ModelLifecycleTest, SlowCanaryRollsBackEvenWhenManual) {
   auto lc = OpenWithTwo();
   ASSERT_TRUE(lc->Activate("aml", "2", ActivateMode::kCanary, 0.3, admin_).ok());
