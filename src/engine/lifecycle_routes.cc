@@ -134,7 +134,8 @@ Result<ActivateBody> ParseActivate(std::string_view text) {
       if (value.get_double().get(w) != simdjson::SUCCESS) {
         int64_t i = 0;
         if (value.get_int64().get(i) != simdjson::SUCCESS) {
-          return InvalidArgument("traffic_weight must be a number in (0, 1]", "traffic_weight");
+          return InvalidArgument("traffic_weight must be a number in [0.0001, 1]",
+                                 "traffic_weight");
         }
         w = static_cast<double>(i);
       }

@@ -319,8 +319,10 @@ Status ModelLifecycle::Activate(std::string_view name, std::string_view version,
     if (!traffic_weight) {
       return InvalidArgument("a canary needs traffic_weight, e.g. 0.15", "traffic_weight");
     }
-    if (!(*traffic_weight > 0 && *traffic_weight <= 1)) {
-      return InvalidArgument("traffic_weight must be in (0, 1]", "traffic_weight");
+    if (!(*traffic_weight >= kMinTrafficWeight && *traffic_weight <= 1)) {
+      return InvalidArgument(
+          "traffic_weight must be in [0.0001, 1] (one account bucket in 10,000 is the least share)",
+          "traffic_weight");
     }
   } else if (traffic_weight) {
     return InvalidArgument("traffic_weight applies only to mode \"canary\"", "traffic_weight");

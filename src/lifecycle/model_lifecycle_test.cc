@@ -286,6 +286,20 @@ TEST_F(ModelLifecycleTest, AnAutomaticRollbackNotPersistedIsPersistedByALaterTic
   EXPECT_EQ(Version(lc->current()->primary), "1");
 }
 
+// A canary share below one bucket in 10,000 would decide for no account, and its checks would
+// never see a comparison: refused, as configured stages are.
+TEST_F(ModelLifecycleTest, ACanaryWeightBelowOneBucketIsRefused) {
+  auto lc = OpenWithTwo();
+  Status s = lc->Activate("aml", "2", ActivateMode::kCanary, 0.00004, admin_);
+  EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(s.field(), "traffic_weight");
+  EXPECT_EQ(lc->current()->candidate, nullptr);
+  ASSERT_TRUE(lc->Activate("aml", "2", ActivateMode::kCanary, kMinTrafficWeight, admin_).ok());
+  RolloutOptions rollout = options_.rollout;
+  rollout.stages = {0.00005, 0.5};
+  EXPECT_EQ(ValidateRolloutOptions(rollout, "lifecycle.").field(), "lifecycle.stages");
+}
+
 TEST_F(ModelLifecycleTest, SlowCanaryRollsBackEvenWhenManual) {
   auto lc = OpenWithTwo();
   ASSERT_TRUE(lc->Activate("aml", "2", ActivateMode::kCanary, 0.3, admin_).ok());

@@ -1,5 +1,6 @@
 #include "lifecycle/model_set.h"
 
+#include <cmath>
 #include <string>
 
 #include "common/hash.h"
@@ -30,7 +31,9 @@ ModelSet::Assignment ModelSet::Assign(std::string_view sender_account) const {
   a.decider = primary.get();
   if (candidate == nullptr || mode == CandidateMode::kNone) return a;
   if (mode == CandidateMode::kCanary && primary != nullptr) {
-    const auto cut = static_cast<uint32_t>(traffic_weight * 10000.0 + 0.5);
+    // In the canary when the bucket is below weight x 10,000 (docs/lifecycle.md); the slack
+    // keeps a product such as 0.15 x 10,000 = 1500.0000000000002 from taking one bucket more.
+    const auto cut = static_cast<uint32_t>(std::ceil(traffic_weight * 10000.0 - 1e-6));
     if (CanaryBucket(sender_account) < cut) {
       a.decider = candidate.get();
       a.observer = primary.get();

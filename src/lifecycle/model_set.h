@@ -19,6 +19,8 @@ std::string_view CandidateModeName(CandidateMode mode);
 // The canary bucket of an account, 0..9999: a stable hash, so an account keeps its bucket
 // across stages and restarts, and a larger traffic weight only adds accounts.
 uint32_t CanaryBucket(std::string_view account);
+// The least canary share: one bucket in 10,000. A smaller weight would decide for no account.
+inline constexpr double kMinTrafficWeight = 0.0001;
 
 struct ModelSet {
   std::shared_ptr<const ScoringModel> primary;  // null: no model (every decision fallback)
@@ -28,7 +30,7 @@ struct ModelSet {
   bool primary_inherited = false;
   std::shared_ptr<const ScoringModel> candidate;  // null when mode is kNone
   CandidateMode mode = CandidateMode::kNone;
-  double traffic_weight = 0;  // canary: share of accounts decided by the candidate, (0, 1]
+  double traffic_weight = 0;  // canary: share of accounts decided by the candidate, [0.0001, 1]
   uint64_t generation = 0;    // bumped by every published change
   int64_t since_us = 0;       // when this set was published (wall clock)
   // Non-null whenever there is a candidate; fresh for every published set, so statistics never

@@ -76,6 +76,30 @@ TEST(ModelSetTest, CanaryTakesAStableShareOfAccountsThatOnlyGrows) {
   }
 }
 
+// An account is in the canary when its bucket is below weight x 10,000, so a weight between
+// two buckets takes the partial one too, and the least weight allowed takes one bucket.
+TEST(ModelSetTest, SmallCanaryWeightsTakeEveryBucketBelowTheirShare) {
+  ModelSet set;
+  set.primary = Load(testing::ModelA(), "1");
+  set.candidate = Load(testing::ModelB(), "2");
+  set.mode = CandidateMode::kCanary;
+  std::string in_bucket[3];
+  for (int i = 0;
+       i < 1'000'000 && (in_bucket[0].empty() || in_bucket[1].empty() || in_bucket[2].empty());
+       ++i) {
+    const std::string account = "ACC-" + std::to_string(i);
+    const uint32_t bucket = CanaryBucket(account);
+    if (bucket < 3 && in_bucket[bucket].empty()) in_bucket[bucket] = account;
+  }
+  ASSERT_FALSE(in_bucket[2].empty());
+  set.traffic_weight = kMinTrafficWeight;
+  EXPECT_TRUE(set.Assign(in_bucket[0]).candidate_decides);
+  EXPECT_FALSE(set.Assign(in_bucket[1]).candidate_decides);
+  set.traffic_weight = 0.00014;
+  EXPECT_TRUE(set.Assign(in_bucket[1]).candidate_decides);
+  EXPECT_FALSE(set.Assign(in_bucket[2]).candidate_decides);
+}
+
 TEST(ModelSetTest, CanaryBucketIsStableAcrossBuilds) {
   // Persisted rollouts rely on it: these values must never change.
   EXPECT_EQ(CanaryBucket("ACC-1"), CanaryBucket("ACC-1"));

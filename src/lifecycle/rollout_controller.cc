@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "lifecycle/model_set.h"
+
 namespace verdict::lifecycle {
 namespace {
 
@@ -20,8 +22,9 @@ Status ValidateRolloutOptions(const RolloutOptions& o, const std::string& prefix
   }
   double previous = 0;
   for (double w : o.stages) {
-    if (!(w > previous && w <= 1.0)) {
-      return InvalidArgument(prefix + "stages must increase, each in (0, 1]", prefix + "stages");
+    if (!(w > previous && w >= kMinTrafficWeight && w <= 1.0)) {
+      return InvalidArgument(prefix + "stages must increase, each in [0.0001, 1]",
+                             prefix + "stages");
     }
     previous = w;
   }

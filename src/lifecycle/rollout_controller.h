@@ -15,7 +15,7 @@
 namespace verdict::lifecycle {
 
 struct RolloutOptions {
-  // Traffic weights of the staged rollout, increasing, each in (0, 1]; after the last stage's
+  // Traffic weights of the staged rollout, increasing, each in [0.0001, 1]; after the last stage's
   // dwell the candidate becomes the primary.
   std::vector<double> stages = {0.05, 0.5, 1.0};
   int64_t stage_dwell_us = 300 * 1'000'000LL;
@@ -30,7 +30,7 @@ struct RolloutOptions {
   uint64_t min_timings = 100;
 };
 
-// Checks the stages (increasing, in (0, 1]) and the other bounds; `field_prefix` names them.
+// Checks the stages (increasing, in [0.0001, 1]) and the other bounds; `field_prefix` names them.
 Status ValidateRolloutOptions(const RolloutOptions& options, const std::string& field_prefix);
 
 struct RolloutAction {
