@@ -188,6 +188,11 @@ void RegisterLifecycleRoutes(Engine& engine, Router& router) {
       [&engine](HttpRequest&& request, Responder respond) {
         auto upload = ParseUpload(request.body);
         if (!upload.ok()) return respond(ErrorResponse(upload.status()));
+        // A model that would be refused makes no lifecycle for a tenant that has none.
+        if (engine.tenant_models().Own(ActorOf(request).tenant) == nullptr) {
+          Status valid = engine.models().registry().Validate(*upload);
+          if (!valid.ok()) return respond(ErrorResponse(valid));
+        }
         bool created = false;
         auto models = OwnModels(engine, request);
         if (!models.ok()) return respond(ErrorResponse(models.status()));
@@ -216,7 +221,8 @@ void RegisterLifecycleRoutes(Engine& engine, Router& router) {
         if (engine.tenant_models().Own(tenant) == nullptr) {
           const std::string name(request.PathParam("name"));
           const std::string version(request.PathParam("version"));
-          Status valid = lifecycle::ValidateModelId(name, "name");
+          Status valid = lifecycle::ValidateActivation(body->mode, body->traffic_weight);
+          if (valid.ok()) valid = lifecycle::ValidateModelId(name, "name");
           if (valid.ok()) valid = lifecycle::ValidateModelId(version, "version");
           if (!valid.ok()) return respond(ErrorResponse(valid));
           auto found = engine.models().registry().Find(name, version);

@@ -65,6 +65,22 @@ Result<ActivateMode> ParseActivateMode(std::string_view text) {
   return InvalidArgument("mode must be \"primary\", \"shadow\", \"canary\" or \"staged\"", "mode");
 }
 
+Status ValidateActivation(ActivateMode mode, std::optional<double> traffic_weight) {
+  if (mode == ActivateMode::kCanary) {
+    if (!traffic_weight) {
+      return InvalidArgument("a canary needs traffic_weight, e.g. 0.15", "traffic_weight");
+    }
+    if (!(*traffic_weight >= kMinTrafficWeight && *traffic_weight <= 1)) {
+      return InvalidArgument(
+          "traffic_weight must be in [0.0001, 1] (one account bucket in 10,000 is the least share)",
+          "traffic_weight");
+    }
+  } else if (traffic_weight) {
+    return InvalidArgument("traffic_weight applies only to mode \"canary\"", "traffic_weight");
+  }
+  return Status::Ok();
+}
+
 ModelLifecycle::ModelLifecycle(LifecycleOptions options, RegistryStore& store, AdminLog admin_log,
                                const Clock& clock, MetricsRegistry* metrics)
     : options_(std::move(options)),
@@ -315,18 +331,7 @@ Result<ModelEntry> ModelLifecycle::Register(const ModelUpload& upload, const Act
 
 Status ModelLifecycle::Activate(std::string_view name, std::string_view version, ActivateMode mode,
                                 std::optional<double> traffic_weight, const Actor& actor) {
-  if (mode == ActivateMode::kCanary) {
-    if (!traffic_weight) {
-      return InvalidArgument("a canary needs traffic_weight, e.g. 0.15", "traffic_weight");
-    }
-    if (!(*traffic_weight >= kMinTrafficWeight && *traffic_weight <= 1)) {
-      return InvalidArgument(
-          "traffic_weight must be in [0.0001, 1] (one account bucket in 10,000 is the least share)",
-          "traffic_weight");
-    }
-  } else if (traffic_weight) {
-    return InvalidArgument("traffic_weight applies only to mode \"canary\"", "traffic_weight");
-  }
+  VERDICT_RETURN_IF_ERROR(ValidateActivation(mode, traffic_weight));
   VERDICT_ASSIGN_OR_RETURN(auto model, registry_.Load(name, version));
   std::lock_guard lock(mu_);
   std::shared_ptr<const ModelSet> now_set = current();

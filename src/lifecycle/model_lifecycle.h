@@ -60,6 +60,8 @@ using AdminLog = std::function<Status(const AdminChange&)>;
 
 enum class ActivateMode { kPrimary, kShadow, kCanary, kStaged };
 Result<ActivateMode> ParseActivateMode(std::string_view text);
+// A canary needs a traffic weight in [kMinTrafficWeight, 1]; the other modes take none.
+Status ValidateActivation(ActivateMode mode, std::optional<double> traffic_weight);
 
 class ModelLifecycle {
  public:

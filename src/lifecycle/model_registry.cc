@@ -221,10 +221,7 @@ Status ModelRegistry::WriteFiles(const ModelUpload& upload, const std::string& d
   return Status::Ok();
 }
 
-Result<ModelEntry> ModelRegistry::Register(
-    const ModelUpload& upload, std::string_view principal, bool* created,
-    const std::function<Status(const ModelEntry&)>& before_store) {
-  if (created != nullptr) *created = false;
+Result<ModelRegistry::Checked> ModelRegistry::Check(const ModelUpload& upload) const {
   VERDICT_RETURN_IF_ERROR(ValidateModelId(upload.name, "name"));
   VERDICT_RETURN_IF_ERROR(ValidateModelId(upload.version, "version"));
   if (upload.model_json.empty()) return InvalidArgument("model is required", "model");
@@ -242,17 +239,19 @@ Result<ModelEntry> ModelRegistry::Register(
   if (!forest.ok()) {
     return InvalidArgument("model: " + forest.status().message(), "model");
   }
-  VERDICT_ASSIGN_OR_RETURN(auto scoring, ScoringModel::Create(upload.name, upload.version, *forest,
-                                                              options_.schema, "model"));
-  const std::string& sha256 = (*forest)->sha256();
+  Checked checked;
+  VERDICT_ASSIGN_OR_RETURN(
+      checked.scoring,
+      ScoringModel::Create(upload.name, upload.version, *forest, options_.schema, "model"));
+  checked.sha256 = (*forest)->sha256();
 
-  ModelUpload stored = upload;
+  checked.stored = upload;
   simdjson::dom::parser parser;
   if (!upload.manifest_json.empty()) {
     simdjson::dom::object manifest;
-    VERDICT_ASSIGN_OR_RETURN(stored.manifest_json,
+    VERDICT_ASSIGN_OR_RETURN(checked.stored.manifest_json,
                              MinifiedObject(upload.manifest_json, "manifest", parser, &manifest));
-    VERDICT_RETURN_IF_ERROR(CheckManifest(manifest, sha256, options_));
+    VERDICT_RETURN_IF_ERROR(CheckManifest(manifest, checked.sha256, options_));
   }
   if (!upload.reference_json.empty()) {
     simdjson::dom::object reference;
@@ -260,6 +259,19 @@ Result<ModelEntry> ModelRegistry::Register(
                                                                   "reference", parser, &reference));
     (void)minified;  // the reference is kept as given; it only had to be a JSON object
   }
+  return checked;
+}
+
+Status ModelRegistry::Validate(const ModelUpload& upload) const { return Check(upload).status(); }
+
+Result<ModelEntry> ModelRegistry::Register(
+    const ModelUpload& upload, std::string_view principal, bool* created,
+    const std::function<Status(const ModelEntry&)>& before_store) {
+  if (created != nullptr) *created = false;
+  VERDICT_ASSIGN_OR_RETURN(Checked checked, Check(upload));
+  const std::string& sha256 = checked.sha256;
+  const ModelUpload& stored = checked.stored;
+  const std::shared_ptr<const ScoringModel>& scoring = checked.scoring;
 
   std::lock_guard lock(register_mu_);
   VERDICT_ASSIGN_OR_RETURN(auto existing, Find(upload.name, upload.version));

@@ -69,6 +69,9 @@ class ModelRegistry {
   Result<ModelEntry> Register(const ModelUpload& upload, std::string_view principal,
                               bool* created = nullptr,
                               const std::function<Status(const ModelEntry&)>& before_store = {});
+  // Register's checks of the upload alone, storing nothing (not whether its name and version
+  // are taken).
+  Status Validate(const ModelUpload& upload) const;
   // Find, List and Load see this registry's entries, then the fallback's.
   Result<std::optional<ModelEntry>> Find(std::string_view name, std::string_view version) const;
   Result<std::vector<ModelEntry>> List() const;
@@ -86,6 +89,13 @@ class ModelRegistry {
   const RegistryOptions& options() const { return options_; }
 
  private:
+  // An upload that passed every check: what Register stores.
+  struct Checked {
+    std::shared_ptr<const ScoringModel> scoring;
+    std::string sha256;
+    ModelUpload stored;  // the manifest minified
+  };
+  Result<Checked> Check(const ModelUpload& upload) const;
   std::string IndexKey(std::string_view name, std::string_view version) const;
   Status WriteFiles(const ModelUpload& upload, const std::string& dir) const;
 

@@ -142,6 +142,15 @@ class TenantPoliciesTest(unittest.TestCase):
         # Beta has nothing of its own to roll back; alpha's model is untouched.
         self.assertEqual((status, body["error"]["code"]), (400, "failed_precondition"), body)
         self.assertEqual(self.call(self.beta, "GET", "/v1/models")[1]["scope"], "deployment")
+        # Nor does bad input make a lifecycle of beta's own (I6): a model that does not load,
+        # and a canary weight out of range.
+        status, body = self.call(self.beta, "POST", "/v1/models",
+                                 {"name": "beta-aml", "version": "1", "model": {}})
+        self.assertEqual((status, body["error"]["field"]), (400, "model"), body)
+        status, body = self.call(self.beta, "POST", "/v1/models/alpha-aml/1:activate",
+                                 {"mode": "canary", "traffic_weight": 2})
+        self.assertEqual((status, body["error"]["field"]), (400, "traffic_weight"), body)
+        self.assertEqual(self.call(self.beta, "GET", "/v1/models")[1]["scope"], "deployment")
         a = self.decide(self.alpha, "model-a", "100.00")
         self.assertEqual((a["path"], a["model"]["name"]), ("model", "alpha-aml"), a)
         b = self.decide(self.beta, "model-b", "100.00")
