@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "cases/case_json.h"
+#include "cases/feed_progress.h"
 #include "common/json_writer.h"
 
 namespace verdict::cases {
@@ -126,23 +127,30 @@ Status CaseStore::OpenFromSeq(uint64_t seq) {
 
 void CaseStore::FeedLoop() {
   std::vector<uint64_t> seqs;
+  FeedProgress progress;
+  uint64_t persisted_mark = 0;
   while (feed_->Take(&seqs)) {
-    uint64_t last = 0;
     for (uint64_t seq : seqs) {
       Status s = OpenFromSeq(seq);
       if (!s.ok()) {
-        // Not fatal: the high-water mark stays behind, so the next start-up retries it.
+        // Not fatal: the high-water mark stays behind it, so the next start-up retries it.
         spdlog::error("cases: cannot open the case of journal record {}: {}", seq, s.message());
-        break;
       }
-      last = seq;
+      progress.Handled(seq, s.ok());
     }
-    if (last != 0) {
-      // Commit callbacks run in sequence order, so every case up to `last` is stored.
-      Status s = journal_.PutRegistry(kCaseHighWaterKey, std::to_string(last), /*sync=*/false);
-      if (!s.ok()) spdlog::warn("cases: high-water mark not stored: {}", s.message());
+    // Commit callbacks run in sequence order, so every case up to the mark is stored.
+    if (progress.mark() > persisted_mark) {
+      Status s =
+          journal_.PutRegistry(kCaseHighWaterKey, std::to_string(progress.mark()), /*sync=*/false);
+      if (s.ok()) {
+        persisted_mark = progress.mark();
+      } else {
+        spdlog::warn("cases: high-water mark not stored: {}", s.message());
+      }
+    }
+    {
       std::lock_guard lock(feed_mu_);
-      handled_seq_ = std::max(handled_seq_, last);
+      handled_seq_ = std::max(handled_seq_, progress.last());
     }
     feed_cv_.notify_all();
   }
