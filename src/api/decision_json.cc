@@ -1,12 +1,16 @@
 #include "api/decision_json.h"
 
+#include "common/utf8.h"
+
 namespace verdict {
 
 void WriteErrorJson(const Status& status, JsonWriter& w) {
   w.BeginObject().Key("error").BeginObject();
   w.Key("code").String(StatusCodeName(status.code()));
-  w.Key("message").String(status.message());
-  if (!status.field().empty()) w.Key("field").String(status.field());
+  // Both may quote the request (a query parameter, a key cut short): kept valid UTF-8, so that
+  // the answer is JSON whatever the request held.
+  w.Key("message").String(ReplaceInvalidUtf8(status.message()));
+  if (!status.field().empty()) w.Key("field").String(ReplaceInvalidUtf8(status.field()));
   w.EndObject().EndObject();
 }
 
