@@ -251,6 +251,14 @@ Status ModelLifecycle::Restore() {
     }
   }
   if (candidate == nullptr) mode = CandidateMode::kNone;
+  const int64_t now = clock_.NowMicros();
+  if (mode == CandidateMode::kCanary && rollout == "staged") {
+    controller_.ResumeStaged(stage, now);
+    weight = controller_.stage_weight();
+  } else if (mode == CandidateMode::kCanary) {
+    controller_.StartCanary(now);
+  }
+  if (mode == CandidateMode::kCanary && !(weight > 0 && weight <= 1)) mode = CandidateMode::kNone;
   // The deployment's primary may have changed since: a candidate is compared with it as it is
   // now, and without a candidate the tenant follows it.
   bool primary_inherited = false;
@@ -261,14 +269,6 @@ Status ModelLifecycle::Restore() {
   if (primary_inherited) {
     primary = mode == CandidateMode::kNone ? nullptr : options_.inherited_primary();
   }
-  const int64_t now = clock_.NowMicros();
-  if (mode == CandidateMode::kCanary && rollout == "staged") {
-    controller_.ResumeStaged(stage, now);
-    weight = controller_.stage_weight();
-  } else if (mode == CandidateMode::kCanary) {
-    controller_.StartCanary(now);
-  }
-  if (mode == CandidateMode::kCanary && !(weight > 0 && weight <= 1)) mode = CandidateMode::kNone;
   VERDICT_RETURN_IF_ERROR(Publish(MakeSet(primary, candidate, mode, weight, primary_inherited)));
   const auto set = current();
   spdlog::info("lifecycle: restored primary {}{}",
