@@ -134,17 +134,34 @@ using RequestParser = http::request_parser<http::string_body>;
 // request, and returns how many it used. need_more is not an error: the caller comes back with
 // the unused bytes and more, never with the same bytes alone (Beast's parser asserts on that,
 // e.g. on an empty chunked body whose last CRLF has not come yet).
+// Two things Beast 1.74 lets through are errors here:
+// - a Transfer-Encoding whose last coding is not chunked: RFC 9112 §6.3 leaves no way to find
+//   the body's end, and reading it as no body would take the body for the next request
+//   (bad_transfer_encoding, 400);
+// - more than `max_pending` bytes the parser will not take while it waits for the end of a
+//   chunk's size line or of the trailer: it checks no limit on those, so a client could grow the
+//   connection's buffer until the read deadline (header_limit, 431).
 size_t PutAvailable(RequestParser& parser, std::string_view bytes, bool through_body,
-                    beast::error_code& ec) {
+                    size_t max_pending, beast::error_code& ec) {
+  const bool header_was_done = parser.is_header_done();
   size_t used = 0;
   while (used < bytes.size() && !parser.is_done() && (through_body || !parser.is_header_done())) {
     const size_t n = parser.put(net::buffer(bytes.data() + used, bytes.size() - used), ec);
     used += n;
+    if (!header_was_done && parser.is_header_done() && !parser.chunked() &&
+        parser.get().count(http::field::transfer_encoding) != 0) {
+      ec = http::error::bad_transfer_encoding;
+      return used;
+    }
     if (ec == http::error::need_more) {
       ec = {};
       break;
     }
     if (ec || n == 0) break;
+  }
+  if (!ec && through_body && parser.is_header_done() && !parser.is_done() &&
+      bytes.size() - used > max_pending) {
+    ec = http::error::header_limit;
   }
   return used;
 }
@@ -157,8 +174,13 @@ ReadFailure ClassifyReadError(beast::error_code ec, const HttpServerOptions& opt
     return {};
   }
   if (ec == http::error::header_limit) {
-    return {431, "request headers exceed " + std::to_string(options.max_header_bytes) + " bytes",
+    return {431,
+            "request headers (or a chunk's size line, or the trailer) exceed " +
+                std::to_string(options.max_header_bytes) + " bytes",
             false};
+  }
+  if (ec == http::error::bad_transfer_encoding) {
+    return {400, "Transfer-Encoding must end with chunked (RFC 9112 §6.3)", false};
   }
   if (ec == http::error::body_limit) {
     return {413, "body exceeds the limit of " + std::to_string(options.max_body_bytes) + " bytes",
@@ -407,7 +429,7 @@ class Session : public std::enable_shared_from_this<Session<Stream>>, public Tim
   void PutBuffered(bool through_body, beast::error_code& ec) {
     const auto data = buffer_.data();
     buffer_.consume(PutAvailable(*parser_, {static_cast<const char*>(data.data()), data.size()},
-                                 through_body, ec));
+                                 through_body, options_.max_header_bytes, ec));
   }
 
   // More of a request already begun, its header or its body, within the deadline set when that
@@ -643,7 +665,8 @@ ParsedHttpRequest ParseHttpRequest(std::string_view bytes, const HttpServerOptio
   // As a connection reads: a piece arrives, then everything buffered and unused is parsed.
   while (!parser.is_done() && !ec && arrived < bytes.size()) {
     arrived += std::min(std::max<size_t>(piece_bytes, 1), bytes.size() - arrived);
-    used += PutAvailable(parser, bytes.substr(used, arrived - used), /*through_body=*/true, ec);
+    used += PutAvailable(parser, bytes.substr(used, arrived - used), /*through_body=*/true,
+                         options.max_header_bytes, ec);
   }
   out.consumed = used;
   if (ec) {

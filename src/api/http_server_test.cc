@@ -80,6 +80,40 @@ TEST(ParseHttpRequestTest, LimitsAndMalformedInputGiveTheServersStatus) {
   }
 }
 
+// Beast waits without limit for the end of a chunk's size line or of the trailer; the server
+// stops at max_header_bytes of them, whether they come at once or a few at a time.
+TEST(ParseHttpRequestTest, AnEndlessChunkLineOrTrailerIsRefused) {
+  HttpServerOptions options;
+  options.max_header_bytes = 1024;
+  const std::string head = "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n";
+  for (const std::string& bytes :
+       {head + "1;" + std::string(4096, 'a'), head + "0\r\nX: " + std::string(4096, 'a')}) {
+    for (size_t piece : {SIZE_MAX, size_t{700}}) {
+      ParsedHttpRequest parsed = ParseHttpRequest(bytes, options, piece);
+      EXPECT_FALSE(parsed.complete);
+      EXPECT_EQ(parsed.error_status, 431) << bytes.substr(head.size(), 8) << " " << piece;
+    }
+  }
+  // Up to the limit it is only an unfinished request.
+  EXPECT_EQ(ParseHttpRequest(head + "1;" + std::string(900, 'a'), options).error_status, 0);
+}
+
+// A Transfer-Encoding that does not end in chunked leaves no way to find the body's end: read
+// as no body, the body would be taken for the next request on the connection.
+TEST(ParseHttpRequestTest, ATransferEncodingNotEndingInChunkedIsRefused) {
+  for (std::string_view coding : {"gzip", "chunked, gzip", "identity"}) {
+    const std::string bytes = "POST /a HTTP/1.1\r\nTransfer-Encoding: " + std::string(coding) +
+                              "\r\n\r\nGET /b HTTP/1.1\r\n\r\n";
+    ParsedHttpRequest parsed = ParseHttpRequest(bytes, HttpServerOptions{});
+    EXPECT_FALSE(parsed.complete) << coding;
+    EXPECT_EQ(parsed.error_status, 400) << coding;
+    EXPECT_NE(parsed.error_message.find("Transfer-Encoding"), std::string::npos);
+  }
+  ParsedHttpRequest parsed = ParseHttpRequest(
+      "POST /a HTTP/1.1\r\nTransfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n", HttpServerOptions{});
+  EXPECT_TRUE(parsed.complete);
+}
+
 namespace http = boost::beast::http;
 
 // Parses `bytes` as one whole response with Beast's parser (the reference reader).
