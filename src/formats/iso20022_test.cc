@@ -290,6 +290,27 @@ TEST(Iso20022Test, MappingRoundTripsThroughCanonicalJson) {
 
 // Attack inputs: each refused, and fast (the test does not time them; a hang or blow-up
 // would show as a test timeout or an out-of-memory failure).
+// A NUL, or any control character, raw or as a character reference, is not XML: decoded, it
+// cut a value read as a C string short ("9&#0;950.50" was read as 9.00).
+TEST(Iso20022Test, RefusesControlCharactersAndTheirReferences) {
+  for (const std::string& xml :
+       {ReplaceOnce(samples::kPacs008, ">9950.50<", ">9&#0;950.50<"),
+        ReplaceOnce(samples::kPacs008, ">9950.50<", ">9&#x0;950.50<"),
+        ReplaceOnce(samples::kPacs008, ">9950.50<", ">9&#x1F;950.50<"),
+        ReplaceOnce(samples::kPacs008, ">9950.50<", ">9&#xD800;950.50<"),
+        ReplaceOnce(samples::kPacs008, ">9950.50<", ">9&#1114112;950.50<"),
+        ReplaceOnce(samples::kPacs008, ">9950.50<", ">9&#;950.50<"),
+        ReplaceOnce(samples::kPacs008, ">9950.50<", std::string(">9\0", 3) + "950.50<"),
+        ReplaceOnce(samples::kPacs008, "Ccy=\"", "Ccy=\"&#0;")}) {
+    Result<Iso20022Message> r = DecodeIso20022(xml);
+    ASSERT_FALSE(r.ok()) << xml.substr(xml.find("9"), 12);
+    EXPECT_NE(r.status().message().find("XML line"), std::string::npos) << r.status().message();
+  }
+  // Allowed references still decode.
+  Iso20022Message m = DecodeOk(ReplaceOnce(samples::kPacs008, ">9950.50<", ">&#57;950.&#x35;0<"));
+  ASSERT_TRUE(m.transactions[0].ok());
+}
+
 TEST(Iso20022Test, RefusesAttackInputs) {
   const std::string laughs =
       "<?xml version=\"1.0\"?><!DOCTYPE lolz [<!ENTITY lol \"lol\">"
