@@ -1,5 +1,7 @@
 #include "formats/amount.h"
 
+#include <algorithm>
+#include <string>
 #include <utility>
 
 #include "common/rfc3339.h"
@@ -21,8 +23,13 @@ Result<Money> ParseDatasetAmount(std::string_view text, const CurrencyInfo& curr
   const std::string_view frac =
       dot == std::string_view::npos ? std::string_view() : text.substr(dot + 1);
   if (whole.empty() && frac.empty()) return InvalidArgument("bad amount", "amount");
-  if (whole.size() > static_cast<size_t>(Money::kMaxMajorDigits)) {
-    return InvalidArgument("amount too large", "amount");
+  // In minor units the amount must fit an int64: 18 digits in all, so a currency with 8 minor
+  // digits (XBT) has 10 whole digits, not kMaxMajorDigits.
+  const size_t max_whole = std::min<size_t>(Money::kMaxMajorDigits, 18 - currency.minor_digits);
+  if (whole.size() > max_whole) {
+    return InvalidArgument("amount too large: at most " + std::to_string(max_whole) +
+                               " whole digits in " + std::string(currency.code),
+                           "amount");
   }
   int64_t units = 0;
   for (char c : whole) {
