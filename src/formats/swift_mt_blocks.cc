@@ -267,6 +267,12 @@ Result<std::vector<MtChunk>> SplitMtMessages(std::string_view body, const MtLimi
   for (size_t i = 0; i < body.size(); ++i) {
     const char c = body[i];
     const bool at_line_start = i == 0 || body[i - 1] == '\n';
+    if (in_text && at_line_start && (c == '$' || body.substr(i).starts_with("{1:"))) {
+      // Neither '$' nor '{' is in the SWIFT x character set of block 4's text: the message
+      // before lacks its "-}" (its own parse says so), and this line starts the next one,
+      // which must not be swallowed as that message's text.
+      in_text = false;
+    }
     if (!in_text && c == '$') {
       VERDICT_RETURN_IF_ERROR(flush(i));
       start = i + 1;

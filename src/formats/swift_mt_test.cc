@@ -193,6 +193,26 @@ TEST(SwiftMtTest, SplitsMessagesAtDollarAndBlockOne) {
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().message(), ":32A: line 25: amount \"1,2,3\" is not a number");
 
+  // A message without its closing "-}" does not swallow the ones after it: a line starting
+  // with '$' or "{1:" cannot be block 4 text. The first fails alone; the next two decode.
+  const std::string unclosed = ReplaceOnce(samples::kMt103, "\n-}", "\n");
+  for (const std::string& next :
+       {"\n$\n" + std::string(samples::kMt103),
+        "\n" + std::string(samples::kMt202Cov) + "\n$\n" + std::string(samples::kMt103)}) {
+    chunks = SplitMtMessages(unclosed + next);
+    ASSERT_TRUE(chunks.ok()) << chunks.status().ToString();
+    ASSERT_GE(chunks->size(), 2u);
+    EXPECT_FALSE(DecodeSwiftMt((*chunks)[0].text, (*chunks)[0].first_line).ok());
+    for (size_t k = 1; k < chunks->size(); ++k) {
+      Result<Transaction> later = DecodeSwiftMt((*chunks)[k].text, (*chunks)[k].first_line);
+      EXPECT_TRUE(later.ok()) << later.status().ToString();
+    }
+  }
+  EXPECT_EQ(SplitMtMessages(unclosed + "\n" + std::string(samples::kMt202Cov) + "\n$\n" +
+                            std::string(samples::kMt103))
+                ->size(),
+            3u);
+
   EXPECT_FALSE(SplitMtMessages("  \n ").ok());
   MtLimits one;
   one.max_messages = 1;
