@@ -45,7 +45,7 @@ TEST_F(ModelRegistryTest, RegistersStoresAndLoads) {
   upload.manifest_json = R"({"name":"trained","feature_schema":"features-test",)"
                          R"("features":["amount","velocity"],"model_sha256":")" +
                          Sha256Hex(upload.model_json) + "\"}";
-  upload.reference_json = R"({"features":{}})";
+  upload.reference_json = testing::Reference({"amount", "velocity"});
   bool created = false;
   auto entry = registry.Register(upload, "key-1", &created);
   ASSERT_TRUE(entry.ok()) << entry.status().message();
@@ -107,6 +107,10 @@ TEST_F(ModelRegistryTest, BadUploadsAreRefusedWithTheirFieldAndStoreNothing) {
       {ModelUpload{"aml", "1", testing::ModelA(), "{\"features\":[\"amount\",\"nope\"]}", ""},
        "manifest.features"},
       {ModelUpload{"aml", "1", testing::ModelA(), "", "{bad"}, "reference"},
+      // The drift watch could not use these (it found so only at the first decision before).
+      {ModelUpload{"aml", "1", testing::ModelA(), "", R"({"features":{}})"}, "reference.features"},
+      {ModelUpload{"aml", "1", testing::ModelA(), "", testing::Reference({"amount", "nope"})},
+       "reference.features[1].name"},
   };
   std::string unknown_feature = testing::ModelA();
   unknown_feature.replace(unknown_feature.find("velocity"), 8, "nosuchft");

@@ -15,7 +15,7 @@ import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(__file__))
-from verdict_process import BINARY, VerdictProcess, transaction  # noqa: E402
+from verdict_process import BINARY, SOURCE_DIR, VerdictProcess, transaction  # noqa: E402
 
 try:
     import numpy as np
@@ -112,8 +112,13 @@ class LifecycleTest(unittest.TestCase):
         with VerdictProcess(DEV) as server:
             manifest = {"name": "aml", "feature_schema": "features-2", "features": FEATURES,
                         "model_sha256": m.sha["1"]}
+            # A reference the drift watch could not use is refused at once, naming the field.
             status, body = upload(server, "1", m.a, manifest=manifest,
                                   reference={"features": {}})
+            self.assertEqual((status, body["error"]["field"]), (400, "reference.features"), body)
+            with open(os.path.join(SOURCE_DIR, "models", "demo", "reference.json")) as f:
+                reference = json.load(f)
+            status, body = upload(server, "1", m.a, manifest=manifest, reference=reference)
             self.assertEqual(status, 201, body)
             self.assertEqual(body["sha256"], m.sha["1"])
             self.assertTrue(body["created"])
