@@ -136,12 +136,12 @@ RetrainHook::RetrainHook(std::vector<std::string> command, std::string webhook)
     : command_(std::move(command)), webhook_(std::move(webhook)) {}
 
 RetrainHook::~RetrainHook() {
-  std::vector<std::thread> posts;
+  std::thread post;
   {
     std::lock_guard lock(mu_);
-    posts.swap(posts_);
+    post = std::move(post_);
   }
-  for (std::thread& t : posts) t.join();
+  if (post.joinable()) post.join();
   Reap();
 }
 
@@ -176,11 +176,23 @@ Status RetrainHook::Run(const std::string& body, const std::vector<std::string>&
   }
   if (!webhook_.empty()) {
     VERDICT_ASSIGN_OR_RETURN(HttpUrl url, ParseHttpUrl(webhook_));
-    std::lock_guard lock(mu_);
-    posts_.emplace_back([this, url, body] {
-      const Status status = PostJson(url, body, 2000);
-      SetStatus(status.ok() ? "webhook ok" : status.message());
-    });
+    std::thread finished;
+    {
+      std::lock_guard lock(mu_);
+      if (post_running_) {
+        report_.last_status = "webhook: the last POST is still in flight; not posted again";
+        return Status::Ok();
+      }
+      finished = std::move(post_);
+      post_running_ = true;
+      post_ = std::thread([this, url, body] {
+        const Status status = PostJson(url, body, 2000);
+        std::lock_guard done(mu_);
+        report_.last_status = status.ok() ? "webhook ok" : status.message();
+        post_running_ = false;
+      });
+    }
+    if (finished.joinable()) finished.join();  // it has ended, or is about to
   }
   return Status::Ok();
 }

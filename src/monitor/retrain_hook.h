@@ -35,8 +35,10 @@ class RetrainHook {
   bool configured() const { return !command_.empty() || !webhook_.empty(); }
 
   // Starts the command with `env` ("NAME=value") added to this process's environment, and
-  // the webhook POST; returns without waiting for either. Fails when the command cannot be
-  // spawned or the URL is malformed.
+  // the webhook POST; returns without waiting for either. One POST at a time: while the last
+  // one is in flight (up to its 2 s timeouts) no other is sent, so a hook run again and again
+  // (a freeze re-fires every cooldown) holds one thread, not one per run. Fails when the
+  // command cannot be spawned or the URL is malformed.
   Status Run(const std::string& body, const std::vector<std::string>& env);
   // Collects finished commands (non-blocking); call periodically.
   void Reap();
@@ -57,7 +59,8 @@ class RetrainHook {
   mutable std::mutex mu_;
   Report report_;
   std::vector<int> children_;
-  std::vector<std::thread> posts_;
+  std::thread post_;           // the last webhook POST; joined before the next, or at the end
+  bool post_running_ = false;  // guarded by mu_
 };
 
 }  // namespace verdict::monitor
