@@ -22,9 +22,9 @@ using simdjson::dom::object;
 // several joined instruction lines), so that every decoded message reads back.
 constexpr size_t kMaxId = 64;
 constexpr size_t kMaxName = 512;
-constexpr size_t kMaxText = 4096;
+constexpr size_t kMaxText = kMaxPaymentTextBytes;
 constexpr size_t kMaxCode = 35;
-constexpr size_t kMaxListEntries = 32;
+constexpr size_t kMaxListEntries = kMaxPaymentListEntries;
 
 // Calls `on_field(key, value, name)` for each member, refusing duplicates; `on_field` refuses
 // unknown keys by returning an error.

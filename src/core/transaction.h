@@ -45,6 +45,10 @@ struct Charge {
 
 // What a payment message (ISO 20022, SWIFT MT) carried beyond the core fields. Empty for
 // JSON and CSV input; filled by src/formats decoders.
+// The most the journal's JSON form reads back (api/payment_json.cc), which the decoders must
+// not exceed either: a decision journaled with more would stop an audit replay at its record.
+inline constexpr size_t kMaxPaymentListEntries = 32;  // agents, charges
+inline constexpr size_t kMaxPaymentTextBytes = 4096;  // sender_to_receiver
 struct PaymentInfo {
   std::string message_type;  // "pacs.008.001.08", "pain.001.001.09", "MT103", "MT202COV"
   std::string message_id;    // GrpHdr/MsgId, or MT :20:

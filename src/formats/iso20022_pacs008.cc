@@ -31,6 +31,9 @@ Status ReadCharges(pugi::xml_node tx, Transaction* txn) {
         VERDICT_ASSIGN_OR_RETURN(charge.agent, ReadBic(bic));
       }
     }
+    if (txn->payment.charges.size() == kMaxPaymentListEntries) {
+      return ErrorAt(c, "more than " + std::to_string(kMaxPaymentListEntries) + " ChrgsInf");
+    }
     txn->payment.charges.push_back(std::move(charge));
   }
   return Status::Ok();
@@ -43,6 +46,10 @@ Status ReadInstructions(pugi::xml_node tx, Transaction* txn) {
     if (!inf) continue;
     VERDICT_ASSIGN_OR_RETURN(std::string text, ReadText(inf, 140));
     std::string& out = txn->payment.sender_to_receiver;
+    if (out.size() + 1 + text.size() > kMaxPaymentTextBytes) {
+      return ErrorAt(c, "InstrForNxtAgt instructions longer than " +
+                            std::to_string(kMaxPaymentTextBytes) + " characters in all");
+    }
     if (!out.empty()) out += ' ';
     out += text;
   }

@@ -288,6 +288,25 @@ TEST(Iso20022Test, MappingRoundTripsThroughCanonicalJson) {
   EXPECT_EQ(CanonicalTransactionJson(*back), CanonicalTransactionJson(t));
 }
 
+// The journal reads a decision's payment back (audit replay) with at most 32 charges: a
+// message with more is refused for that transaction, not journaled past what reads back.
+TEST(Iso20022Test, ChargesBeyondWhatTheJournalReadsBackAreRefused) {
+  const std::string charge =
+      "<ChrgsInf><Amt Ccy=\"EUR\">2.50</Amt><Agt><FinInstnId><BICFI>DEUTDEFF</BICFI></FinInstnId>"
+      "</Agt></ChrgsInf>";
+  std::string many;
+  for (size_t i = 0; i < kMaxPaymentListEntries; ++i) many += charge;
+  Iso20022Message at_limit = DecodeOk(ReplaceOnce(samples::kPacs008, charge, many));
+  ASSERT_TRUE(at_limit.transactions[0].ok()) << at_limit.transactions[0].status().ToString();
+  EXPECT_TRUE(
+      TransactionDecoder().DecodeOne(CanonicalTransactionJson(*at_limit.transactions[0])).ok());
+  Iso20022Message over = DecodeOk(ReplaceOnce(samples::kPacs008, charge, many + charge));
+  ASSERT_FALSE(over.transactions[0].ok());
+  EXPECT_EQ(over.transactions[0].status().field(),
+            "/Document/FIToFICstmrCdtTrf/CdtTrfTxInf[1]/ChrgsInf[33]");
+  EXPECT_TRUE(over.transactions[1].ok());  // the other transaction is not affected
+}
+
 // Attack inputs: each refused, and fast (the test does not time them; a hang or blow-up
 // would show as a test timeout or an out-of-memory failure).
 // A NUL, or any control character, raw or as a character reference, is not XML: decoded, it

@@ -461,13 +461,15 @@ Result<Transaction> MapMtMessage(const MtMessage& m) {
       return FieldError(*f71a, 0,
                         "details of charges " + Quote(charges) + " is not BEN, OUR or SHA");
     }
-    for (const MtField* f : a.All("71F")) {
-      VERDICT_ASSIGN_OR_RETURN(Money fee, CurrencyAmount(*f, true));
-      info.charges.push_back(Charge{"sender", fee, ""});
-    }
-    for (const MtField* f : a.All("71G")) {
-      VERDICT_ASSIGN_OR_RETURN(Money fee, CurrencyAmount(*f, true));
-      info.charges.push_back(Charge{"receiver", fee, ""});
+    for (const char* tag : {"71F", "71G"}) {
+      for (const MtField* f : a.All(tag)) {
+        if (info.charges.size() == kMaxPaymentListEntries) {
+          return FieldError(*f, 0,
+                            "more than " + std::to_string(kMaxPaymentListEntries) + " charges");
+        }
+        VERDICT_ASSIGN_OR_RETURN(Money fee, CurrencyAmount(*f, true));
+        info.charges.push_back(Charge{tag[2] == 'F' ? "sender" : "receiver", fee, ""});
+      }
     }
     if (const MtField* f = a.Find("77")) VERDICT_RETURN_IF_ERROR(CheckLines(*f, 3, 35));
     if (const MtField* f = a.Find("51")) {

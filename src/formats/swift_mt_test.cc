@@ -168,6 +168,18 @@ TEST(SwiftMtTest, BlockErrors) {
   }
 }
 
+// As for ISO 20022: no more charges than the journal reads back.
+TEST(SwiftMtTest, ChargesBeyondWhatTheJournalReadsBackAreRefused) {
+  std::string many;
+  for (size_t i = 0; i < kMaxPaymentListEntries; ++i) many += ":71F:EUR2,50\r\n";
+  EXPECT_TRUE(DecodeSwiftMt(ReplaceOnce(samples::kMt103, ":71F:EUR2,50\r\n", many)).ok());
+  Result<Transaction> over =
+      DecodeSwiftMt(ReplaceOnce(samples::kMt103, ":71F:EUR2,50\r\n", many + ":71G:EUR1,00\r\n"));
+  ASSERT_FALSE(over.ok());
+  EXPECT_NE(over.status().message().find("more than 32 charges"), std::string::npos)
+      << over.status().message();
+}
+
 TEST(SwiftMtTest, SplitsMessagesAtDollarAndBlockOne) {
   const std::string body = std::string(samples::kMt103) + "\n$\n" +
                            std::string(samples::kMt202Cov) + "\n" + std::string(samples::kMt103) +
