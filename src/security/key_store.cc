@@ -55,17 +55,29 @@ Result<StoredKey> KeyStore::Revoke(std::string_view id, std::string_view tenant,
     return NotFound("no key with id " + std::string(id.substr(0, 64)));
   }
   StoredKey key = it->second;
-  if (key.revoked) return key;
-  key.revoked = true;
-  key.revoked_at_us = now_us;
-  if (audit_) {
-    VERDICT_RETURN_IF_ERROR(
-        audit_(KeyChange{key.tenant, std::string(actor_principal), "keys.revoke", key.id, {}}));
+  const auto unrecorded = unrecorded_revocations_.find(key.id);
+  if (key.revoked && unrecorded == unrecorded_revocations_.end()) return key;
+  if (!key.revoked) {
+    // In force first: a leaked key must stop working even when nothing can be recorded.
+    key.revoked = true;
+    key.revoked_at_us = now_us;
+    auto next = std::make_shared<Snapshot>(*current);
+    (*next)[key.id] = key;
+    snapshot_.store(std::move(next));
+    unrecorded_revocations_.insert(key.id);
   }
-  VERDICT_RETURN_IF_ERROR(Persist(key));
-  auto next = std::make_shared<Snapshot>(*current);
-  (*next)[key.id] = key;
-  snapshot_.store(std::move(next));
+  Status recorded = Status::Ok();
+  if (audit_) {
+    recorded =
+        audit_(KeyChange{key.tenant, std::string(actor_principal), "keys.revoke", key.id, {}});
+  }
+  if (recorded.ok()) recorded = Persist(key);
+  if (!recorded.ok()) {
+    return Unavailable("key " + key.id +
+                       " is refused from now on, but its revocation could not be recorded (" +
+                       recorded.message() + "); revoke it again, or a restart brings it back");
+  }
+  unrecorded_revocations_.erase(key.id);
   return key;
 }
 

@@ -10,6 +10,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -51,7 +52,10 @@ class KeyStore final : public Authenticator {
   Result<NewKey> Create(std::string_view tenant, std::string_view principal, uint32_t roles,
                         int64_t now_us, std::string_view actor_principal);
   // Revokes the key `id`. When `tenant` is non-empty the key must belong to it: a key of another
-  // tenant is kNotFound, exactly like one that does not exist.
+  // tenant is kNotFound, exactly like one that does not exist. The key stops working at once,
+  // before the revocation is journaled and stored: should either fail (the journal failed
+  // closed, say), the answer is kUnavailable, the key stays refused in this process, and
+  // revoking it again records it then (until it is recorded, a restart brings it back).
   Result<StoredKey> Revoke(std::string_view id, std::string_view tenant, int64_t now_us,
                            std::string_view actor_principal);
   // Keys of `tenant` (all tenants when empty), by id.
@@ -70,6 +74,7 @@ class KeyStore final : public Authenticator {
   KeyAuditHook audit_;
   std::mutex write_mu_;  // serializes changes
   std::atomic<std::shared_ptr<const Snapshot>> snapshot_;
+  std::set<std::string, std::less<>> unrecorded_revocations_;  // guarded by write_mu_
 };
 
 }  // namespace verdict::security

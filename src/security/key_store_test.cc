@@ -93,5 +93,35 @@ TEST(KeyStoreTest, AuditHookSeesNoSecret) {
   EXPECT_EQ(changes[0].details_json.find(created.key.substr(20)), std::string::npos);
 }
 
+// A revocation takes effect before it is recorded: with the journal failed closed the key is
+// still refused (it went on working before), and a second revocation records it.
+TEST(KeyStoreTest, ARevocationThatCannotBeRecordedStillStopsTheKey) {
+  MemoryStorage storage;
+  bool journal_ok = true;
+  std::vector<std::string> actions;
+  auto store = std::move(KeyStore::Open(storage, [&](const KeyChange& c) {
+                 if (!journal_ok) return Unavailable("journal failed closed");
+                 actions.push_back(c.action);
+                 return Status::Ok();
+               })).value();
+  auto created = std::move(store->Create("t", "p", kScorer, 1, "admin")).value();
+  journal_ok = false;
+  Result<StoredKey> revoked = store->Revoke(created.stored.id, "t", 2, "admin");
+  EXPECT_EQ(revoked.status().code(), StatusCode::kUnavailable);
+  EXPECT_EQ(store->Authenticate("Bearer " + created.key).status().code(),
+            StatusCode::kUnauthenticated);
+  // Not stored yet: a restart would bring the key back.
+  EXPECT_EQ(storage.entries.begin()->second.find("\"revoked\":true"), std::string::npos);
+  journal_ok = true;
+  ASSERT_TRUE(store->Revoke(created.stored.id, "t", 3, "admin").ok());
+  EXPECT_EQ(actions, (std::vector<std::string>{"keys.create", "keys.revoke"}));
+  auto reopened = std::move(KeyStore::Open(storage)).value();
+  EXPECT_EQ(reopened->Authenticate("Bearer " + created.key).status().code(),
+            StatusCode::kUnauthenticated);
+  // Once recorded, revoking again records nothing more.
+  ASSERT_TRUE(store->Revoke(created.stored.id, "t", 4, "admin").ok());
+  EXPECT_EQ(actions.size(), 2u);
+}
+
 }  // namespace
 }  // namespace verdict::security
