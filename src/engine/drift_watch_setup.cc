@@ -27,8 +27,10 @@ Result<std::unique_ptr<monitor::DriftWatch>> MakeDriftWatch(const EngineOptions&
     const lifecycle::ModelLifecycle* registry_owner =
         scope.empty() ? &tenants->deployment() : tenants->Own(scope);
     if (registry_owner == nullptr) return std::optional<monitor::ReferenceDistribution>();
-    if (scope.empty() && !configured.path.empty() && name == configured.name &&
-        version == configured.version) {
+    // The configured model's reference is the file beside it, in any scope: a tenant may make
+    // that model its own primary, and it was registered from its path without a reference.
+    // (No tenant can register another model under the same name and version.)
+    if (!configured.path.empty() && name == configured.name && version == configured.version) {
       path = (std::filesystem::path(configured.path).parent_path() / "reference.json").string();
     } else {
       VERDICT_ASSIGN_OR_RETURN(auto entry, registry_owner->registry().Find(name, version));

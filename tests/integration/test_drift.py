@@ -302,6 +302,22 @@ class ActivatedModelTest(unittest.TestCase):
             self.assertEqual(body["windows"][0]["score"]["count"], 300)
 
 
+    def test_the_configured_model_made_a_tenants_own_is_still_watched(self):
+        # The configured model's reference is the file beside it, not a registry upload: a
+        # tenant ("dev" here) that makes that model its own primary keeps a monitor.
+        with VerdictProcess(config=config(DATA.model, DATA.path("unused-hook-2.txt"))) as server:
+            status, body = server.json("POST", "/v1/models/drifty/1:activate",
+                                       {"mode": "primary"})
+            self.assertEqual(status, 200, body)
+            self.assertEqual(body["scope"], "tenant")
+            rows = [dict(r, transaction_id="OWN-" + r["transaction_id"])
+                    for r in DATA.train[:300]]
+            paths, _ = LiveDriftTest.send(self, server, rows)
+            self.assertEqual(paths, {"model": 300})
+            body = LiveDriftTest.evaluated(self, server, 300)
+            self.assertEqual(body["model"], {"name": "drifty", "version": "1"})
+
+
 class OfflineReportTest(unittest.TestCase):
     def test_html_report_is_self_contained(self):
         path = DATA.path("report-mix.csv")
