@@ -1,6 +1,7 @@
 #include "api/http_message.h"
 
 #include "common/json_writer.h"
+#include "common/utf8.h"
 
 namespace verdict {
 
@@ -24,8 +25,9 @@ HttpResponse JsonErrorResponse(int http_status, std::string_view code, std::stri
   response.status = http_status;
   JsonWriter w(response.body);
   w.BeginObject().Key("error").BeginObject();
-  w.Key("code").String(code).Key("message").String(message);
-  if (!field.empty()) w.Key("field").String(field);
+  // The message may quote the request (a path, an id): kept valid UTF-8 (common/utf8.h).
+  w.Key("code").String(code).Key("message").String(ReplaceInvalidUtf8(message));
+  if (!field.empty()) w.Key("field").String(ReplaceInvalidUtf8(field));
   w.EndObject().EndObject();
   return response;
 }

@@ -1,6 +1,7 @@
 #include "api/router.h"
 
 #include <gtest/gtest.h>
+#include <simdjson.h>
 
 namespace verdict {
 namespace {
@@ -53,6 +54,16 @@ TEST_F(RouterTest, UnknownPathIs404AndWrongMethodIs405) {
   EXPECT_EQ(r.status, 405);
   ASSERT_EQ(r.headers.size(), 1u);
   EXPECT_EQ(r.headers[0].second, "POST");
+}
+
+// The error quotes the path: bytes that are not UTF-8 are replaced, so the body stays JSON.
+TEST_F(RouterTest, AnErrorQuotingAPathThatIsNotUtf8IsStillJson) {
+  for (const char* path : {"/\xff\xfe", "/nope/\xc3"}) {
+    HttpResponse r = Dispatch(router_, "GET", path);
+    EXPECT_EQ(r.status, 404);
+    EXPECT_TRUE(simdjson::validate_utf8(r.body.data(), r.body.size())) << r.body;
+    EXPECT_NE(r.body.find("\xEF\xBF\xBD"), std::string::npos) << r.body;
+  }
 }
 
 TEST_F(RouterTest, WrongContentTypeIs415) {
