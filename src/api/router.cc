@@ -126,7 +126,8 @@ std::string_view Router::Dispatch(HttpRequest&& request, Responder respond) cons
   }
   if (path_match != nullptr) {
     HttpResponse response = JsonErrorResponse(
-        405, "method_not_allowed", request.method + " is not allowed on " + request.path);
+        405, "method_not_allowed",
+        request.method.substr(0, 16) + " is not allowed on " + request.path.substr(0, 200));
     response.headers.emplace_back("Allow", allowed);
     respond(std::move(response));
     return path_match->pattern;
