@@ -397,6 +397,16 @@ void DriftMonitor::Act(int64_t now_us, std::vector<WindowReport> windows) {
   const bool above_second = score >= options_.escalation_second;
   if (above_second && !above_second_ && escalation_armed_us_ != INT64_MIN &&
       now_us - escalation_armed_us_ <= options_.escalation_window_s * kMicrosPerSecond) {
+    // Active alerts stay until an operator clears them; escalations can repeat without end
+    // (a score flipping across the second mark), so only the latest kMaxEvents are kept. The
+    // freeze alert, at most one, is never dropped.
+    const auto oldest_escalation =
+        std::find_if(snapshot_.alerts.begin(), snapshot_.alerts.end(),
+                     [](const DriftAlert& a) { return a.kind == "escalation"; });
+    if (snapshot_.alerts.size() >= DriftMonitor::kMaxEvents &&
+        oldest_escalation != snapshot_.alerts.end()) {
+      snapshot_.alerts.erase(oldest_escalation);
+    }
     snapshot_.alerts.push_back({"escalation", now_us, score,
                                 "drift score rose past " +
                                     std::to_string(options_.escalation_first) + " and " +

@@ -61,7 +61,7 @@ struct DriftSnapshot {
   double drift_score = 0;
   bool frozen = false;
   std::vector<WindowReport> windows;
-  std::vector<DriftAlert> alerts;
+  std::vector<DriftAlert> alerts;  // active until cleared; at most kMaxEvents escalations
   std::vector<DriftEvent> events;  // most recent last, at most kMaxEvents
   // The windows at the moment the level last rose (L1's snapshot).
   std::vector<WindowReport> level_snapshot;

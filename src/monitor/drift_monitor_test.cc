@@ -207,6 +207,24 @@ TEST_F(DriftMonitorTest, EscalationWhenTheScoreRisesTwiceWithinTheWindow) {
   EXPECT_FALSE(monitor->frozen());
 }
 
+// A score flipping across the second mark raises an escalation every other tick; the active
+// alerts keep the latest kMaxEvents (they grew without bound before).
+TEST_F(DriftMonitorTest, RepeatedEscalationsKeepABoundedList) {
+  DriftOptions options = EscalationOptions();
+  options.escalation_window_s = 1'000'000;
+  auto monitor = Make(options);
+  int64_t t = clock_.NowMicros();
+  for (int cycle = 0; cycle < 200; ++cycle) {
+    Feed(*monitor, 1000, 0.2);
+    monitor->Tick(t += 2 * kSecond);
+    Feed(*monitor, 1000, 1.0);
+    monitor->Tick(t += 2 * kSecond);
+  }
+  const DriftSnapshot snap = monitor->Snapshot();
+  EXPECT_EQ(snap.alerts.size(), DriftMonitor::kMaxEvents);
+  EXPECT_EQ(snap.alerts.back().since_us, t);
+}
+
 TEST_F(DriftMonitorTest, NoEscalationWhenTheSecondRiseComesLate) {
   auto monitor = Make(EscalationOptions());
   int64_t t = clock_.NowMicros();
