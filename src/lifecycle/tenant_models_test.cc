@@ -51,6 +51,16 @@ class TenantModelsTest : public ::testing::Test {
         });
   }
 
+  // Alpha registers a model of its own and makes it its primary.
+  void ActivateAlphasOwnModel(TenantModels& models) {
+    auto alpha = models.OwnOrCreate("alpha");
+    ASSERT_TRUE(alpha.ok());
+    ASSERT_TRUE(
+        (*alpha)->Register({"alpha-model", "1", testing::ModelB(), "", ""}, alpha_admin_).ok());
+    ASSERT_TRUE(
+        (*alpha)->Activate("alpha-model", "1", ActivateMode::kPrimary, {}, alpha_admin_).ok());
+  }
+
   static std::string Decider(const TenantModels& models, std::string_view tenant) {
     const auto resolved = models.Current(tenant);
     const auto& primary = resolved.set->primary;
@@ -153,15 +163,10 @@ TEST_F(TenantModelsTest, RemovingACandidateReturnsTheTenantToTheDeploymentsPrima
 // deployment's again, not the model the deployment had at the time.
 TEST_F(TenantModelsTest, RollingBackATenantsFirstPrimaryFollowsTheDeploymentAgain) {
   auto models = Make();
-  auto alpha = models->OwnOrCreate("alpha");
-  ASSERT_TRUE(alpha.ok());
-  ASSERT_TRUE(
-      (*alpha)->Register({"alpha-model", "1", testing::ModelB(), "", ""}, alpha_admin_).ok());
-  ASSERT_TRUE(
-      (*alpha)->Activate("alpha-model", "1", ActivateMode::kPrimary, {}, alpha_admin_).ok());
+  ActivateAlphasOwnModel(*models);
   ASSERT_TRUE(deployment_->Activate("aml", "2", ActivateMode::kPrimary, {}, operator_).ok());
   EXPECT_EQ(Decider(*models, "alpha"), "alpha-model/1");
-  ASSERT_TRUE((*alpha)->Rollback(alpha_admin_, "test").ok());
+  ASSERT_TRUE(models->Own("alpha")->Rollback(alpha_admin_, "test").ok());
   EXPECT_EQ(Decider(*models, "alpha"), "aml/2");
   EXPECT_FALSE(models->Current("alpha").own);
 }
@@ -218,12 +223,7 @@ TEST_F(TenantModelsTest, ActivatingTheInheritedPrimaryMakesItTheTenantsOwn) {
 TEST_F(TenantModelsTest, ATenantsModelsAreNamespacedAndRestored) {
   {
     auto models = Make();
-    auto alpha = models->OwnOrCreate("alpha");
-    ASSERT_TRUE(alpha.ok());
-    ASSERT_TRUE(
-        (*alpha)->Register({"alpha-model", "1", testing::ModelB(), "", ""}, alpha_admin_).ok());
-    ASSERT_TRUE(
-        (*alpha)->Activate("alpha-model", "1", ActivateMode::kPrimary, {}, alpha_admin_).ok());
+    ActivateAlphasOwnModel(*models);
   }
   // The deployment's keys are where they always were; the tenant's under its prefix.
   auto active = store_.Get("tenant-models/alpha/lifecycle/active");
