@@ -27,15 +27,22 @@ Result<std::unique_ptr<monitor::DriftWatch>> MakeDriftWatch(const EngineOptions&
     const lifecycle::ModelLifecycle* registry_owner =
         scope.empty() ? &tenants->deployment() : tenants->Own(scope);
     if (registry_owner == nullptr) return std::optional<monitor::ReferenceDistribution>();
-    // The configured model's reference is the file beside it, in any scope: a tenant may make
-    // that model its own primary, and it was registered from its path without a reference.
-    // (No tenant can register another model under the same name and version.)
+    VERDICT_ASSIGN_OR_RETURN(auto entry, registry_owner->registry().Find(name, version));
+    if (!entry.has_value()) return std::optional<monitor::ReferenceDistribution>();
+    // The configured model's reference is the file beside its path (it was registered from the
+    // path without one), in the deployment's scope and in a tenant's that made that very model
+    // its own primary: the entry found is the deployment's (a tenant's own model of the same
+    // name and version, registered before the configuration named it, is not).
+    bool configured_model = false;
     if (!configured.path.empty() && name == configured.name && version == configured.version) {
+      VERDICT_ASSIGN_OR_RETURN(auto deployments,
+                               tenants->deployment().registry().Find(name, version));
+      configured_model = deployments.has_value() && deployments->dir == entry->dir;
+    }
+    if (configured_model) {
       path = (std::filesystem::path(configured.path).parent_path() / "reference.json").string();
     } else {
-      VERDICT_ASSIGN_OR_RETURN(auto entry, registry_owner->registry().Find(name, version));
-      if (!entry.has_value() || !entry->has_reference)
-        return std::optional<monitor::ReferenceDistribution>();
+      if (!entry->has_reference) return std::optional<monitor::ReferenceDistribution>();
       path = entry->dir + "/reference.json";
       field = "reference";
     }

@@ -267,7 +267,14 @@ Status ModelLifecycle::Restore() {
   }
   primary_inherited = primary_inherited && static_cast<bool>(options_.inherited_primary);
   if (primary_inherited) {
-    primary = mode == CandidateMode::kNone ? nullptr : options_.inherited_primary();
+    std::shared_ptr<const ScoringModel> inherited = options_.inherited_primary();
+    // A candidate that has become the deployment's primary since has nothing left to be
+    // compared with (Activate refuses that case too): the tenant follows the deployment.
+    if (inherited && candidate && inherited->ref().name == candidate->ref().name &&
+        inherited->ref().version == candidate->ref().version) {
+      mode = CandidateMode::kNone;
+    }
+    primary = mode == CandidateMode::kNone ? nullptr : std::move(inherited);
   }
   VERDICT_RETURN_IF_ERROR(Publish(MakeSet(primary, candidate, mode, weight, primary_inherited)));
   const auto set = current();

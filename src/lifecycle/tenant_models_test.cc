@@ -204,6 +204,23 @@ TEST_F(TenantModelsTest, AnInheritedPrimaryIsResolvedAgainAtRestart) {
   EXPECT_FALSE(models->Current("alpha").own);
 }
 
+// A tenant's shadow that the deployment has made its primary by the next start is dropped:
+// it would be compared with itself.
+TEST_F(TenantModelsTest, AShadowThatBecameTheDeploymentsPrimaryIsDroppedAtRestart) {
+  {
+    auto models = Make();
+    auto alpha = models->OwnOrCreate("alpha");
+    ASSERT_TRUE(alpha.ok());
+    ASSERT_TRUE((*alpha)->Activate("aml", "2", ActivateMode::kShadow, {}, alpha_admin_).ok());
+  }
+  ASSERT_TRUE(deployment_->Activate("aml", "2", ActivateMode::kPrimary, {}, operator_).ok());
+  auto models = Make();
+  ASSERT_TRUE(models->OwnOrCreate("alpha").ok());
+  EXPECT_EQ(models->Current("alpha").set->candidate, nullptr);
+  EXPECT_FALSE(models->Current("alpha").own);
+  EXPECT_EQ(Decider(*models, "alpha"), "aml/2");
+}
+
 TEST_F(TenantModelsTest, ActivatingTheInheritedPrimaryMakesItTheTenantsOwn) {
   auto models = Make();
   auto alpha = models->OwnOrCreate("alpha");

@@ -132,8 +132,10 @@ Status PostJson(const HttpUrl& url, const std::string& body, int timeout_ms) {
   return Status::Ok();
 }
 
-RetrainHook::RetrainHook(std::vector<std::string> command, std::string webhook)
-    : command_(std::move(command)), webhook_(std::move(webhook)) {}
+RetrainHook::RetrainHook(std::vector<std::string> command, std::string webhook, int post_timeout_ms)
+    : command_(std::move(command)),
+      webhook_(std::move(webhook)),
+      post_timeout_ms_(post_timeout_ms) {}
 
 RetrainHook::~RetrainHook() {
   std::thread post;
@@ -186,7 +188,7 @@ Status RetrainHook::Run(const std::string& body, const std::vector<std::string>&
       finished = std::move(post_);
       post_running_ = true;
       post_ = std::thread([this, url, body] {
-        const Status status = PostJson(url, body, 2000);
+        const Status status = PostJson(url, body, post_timeout_ms_);
         std::lock_guard done(mu_);
         report_.last_status = status.ok() ? "webhook ok" : status.message();
         post_running_ = false;

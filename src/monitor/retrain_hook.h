@@ -27,7 +27,8 @@ Status PostJson(const HttpUrl& url, const std::string& body, int timeout_ms);
 
 class RetrainHook {
  public:
-  RetrainHook(std::vector<std::string> command, std::string webhook);
+  // `post_timeout_ms`: the webhook's connect, send and answer each time out after this long.
+  RetrainHook(std::vector<std::string> command, std::string webhook, int post_timeout_ms = 2000);
   ~RetrainHook();
   RetrainHook(const RetrainHook&) = delete;
   RetrainHook& operator=(const RetrainHook&) = delete;
@@ -36,7 +37,7 @@ class RetrainHook {
 
   // Starts the command with `env` ("NAME=value") added to this process's environment, and
   // the webhook POST; returns without waiting for either. One POST at a time: while the last
-  // one is in flight (up to its 2 s timeouts) no other is sent, so a hook run again and again
+  // one is in flight (up to its timeouts) no other is sent, so a hook run again and again
   // (a freeze re-fires every cooldown) holds one thread, not one per run. Fails when the
   // command cannot be spawned or the URL is malformed.
   Status Run(const std::string& body, const std::vector<std::string>& env);
@@ -56,6 +57,7 @@ class RetrainHook {
 
   const std::vector<std::string> command_;
   const std::string webhook_;
+  const int post_timeout_ms_;
   mutable std::mutex mu_;
   Report report_;
   std::vector<int> children_;

@@ -84,7 +84,8 @@ bool WaitFor(const std::function<bool()>& done) {
 // the next run posts again.
 TEST(RetrainHookTest, OneWebhookPostAtATime) {
   SlowWebhook webhook(/*max_posts=*/30);
-  RetrainHook hook({}, webhook.url());
+  // Timeouts far beyond the test: the POST held by the webhook must not give up on its own.
+  RetrainHook hook({}, webhook.url(), /*post_timeout_ms=*/120'000);
   for (int i = 0; i < 20; ++i) ASSERT_TRUE(hook.Run("{}", {}).ok());
   ASSERT_TRUE(WaitFor([&] { return webhook.posts() == 1; }));
   std::this_thread::sleep_for(100ms);

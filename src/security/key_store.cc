@@ -64,12 +64,14 @@ Result<StoredKey> KeyStore::Revoke(std::string_view id, std::string_view tenant,
     auto next = std::make_shared<Snapshot>(*current);
     (*next)[key.id] = key;
     snapshot_.store(std::move(next));
-    unrecorded_revocations_.insert(key.id);
+    unrecorded_revocations_.emplace(key.id, false);
   }
+  bool& journaled = unrecorded_revocations_.at(key.id);
   Status recorded = Status::Ok();
-  if (audit_) {
+  if (audit_ && !journaled) {
     recorded =
         audit_(KeyChange{key.tenant, std::string(actor_principal), "keys.revoke", key.id, {}});
+    journaled = recorded.ok();
   }
   if (recorded.ok()) recorded = Persist(key);
   if (!recorded.ok()) {

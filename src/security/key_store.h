@@ -10,7 +10,6 @@
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -74,7 +73,9 @@ class KeyStore final : public Authenticator {
   KeyAuditHook audit_;
   std::mutex write_mu_;  // serializes changes
   std::atomic<std::shared_ptr<const Snapshot>> snapshot_;
-  std::set<std::string, std::less<>> unrecorded_revocations_;  // guarded by write_mu_
+  // Guarded by write_mu_: revocations in force but not yet stored, and whether each was
+  // journaled already (a retry then only stores it, journaling it once).
+  std::map<std::string, bool, std::less<>> unrecorded_revocations_;
 };
 
 }  // namespace verdict::security

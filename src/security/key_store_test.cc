@@ -2,12 +2,15 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 namespace verdict::security {
 namespace {
 
 class MemoryStorage final : public KeyStorage {
  public:
   Status Put(std::string_view key, std::string_view value) override {
+    if (fail_puts) return Unavailable("storage write failed");
     entries[std::string(key)] = std::string(value);
     return Status::Ok();
   }
@@ -20,6 +23,7 @@ class MemoryStorage final : public KeyStorage {
     return out;
   }
   std::map<std::string, std::string> entries;
+  bool fail_puts = false;
 };
 
 constexpr uint32_t kScorer = static_cast<uint32_t>(Role::kScorer);
@@ -121,6 +125,15 @@ TEST(KeyStoreTest, ARevocationThatCannotBeRecordedStillStopsTheKey) {
   // Once recorded, revoking again records nothing more.
   ASSERT_TRUE(store->Revoke(created.stored.id, "t", 4, "admin").ok());
   EXPECT_EQ(actions.size(), 2u);
+
+  // Journaled but not stored: the retry stores it without journaling it twice.
+  auto second = std::move(store->Create("t", "q", kScorer, 5, "admin")).value();
+  storage.fail_puts = true;
+  EXPECT_EQ(store->Revoke(second.stored.id, "t", 6, "admin").status().code(),
+            StatusCode::kUnavailable);
+  storage.fail_puts = false;
+  ASSERT_TRUE(store->Revoke(second.stored.id, "t", 7, "admin").ok());
+  EXPECT_EQ(std::count(actions.begin(), actions.end(), "keys.revoke"), 2);
 }
 
 }  // namespace
