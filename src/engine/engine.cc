@@ -12,6 +12,7 @@
 #include "features/account_state_codec.h"
 #include "features/feature_extractor.h"
 #include "features/feature_vector.h"
+#include "monitor/reference_distribution.h"
 #include "policy/policy_bundle.h"
 
 namespace verdict {
@@ -161,6 +162,12 @@ Status Engine::StartModels(MetricsRegistry& metrics) {
   lo.registry.models_dir = options_.data_dir + "/models";
   lo.registry.schema = kFeatureNames;
   lo.registry.schema_version = kFeatureSchemaVersion;
+  // An upload's reference, read now as the drift watch will read it (docs/drift.md).
+  lo.registry.check_reference = [](std::string_view json) -> Status {
+    VERDICT_ASSIGN_OR_RETURN(monitor::ReferenceDistribution reference,
+                             monitor::ParseReferenceJson(json));
+    return monitor::ResolveReferenceFeatures(reference, kFeatureNames).status();
+  };
   lo.rollout = options_.lifecycle.rollout;
   if (lo.rollout.candidate_p99_budget_us == 0) {
     lo.rollout.candidate_p99_budget_us = options_.model_budget_us;

@@ -25,6 +25,13 @@ inline std::string ModelB() {
   return text;
 }
 
+// What the engine sets as RegistryOptions::check_reference, over kSchema.
+inline Status CheckReference(std::string_view json) {
+  Result<monitor::ReferenceDistribution> reference = monitor::ParseReferenceJson(json);
+  if (!reference.ok()) return reference.status();
+  return monitor::ResolveReferenceFeatures(*reference, kSchema).status();
+}
+
 // A reference-1 document (docs/drift.md) over `features`, from a few rows.
 inline std::string Reference(std::vector<std::string> features) {
   monitor::ReferenceBuilder builder(features);

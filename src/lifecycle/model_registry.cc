@@ -11,7 +11,6 @@
 
 #include "common/json_writer.h"
 #include "common/sha256.h"
-#include "monitor/reference_distribution.h"
 
 namespace verdict::lifecycle {
 namespace {
@@ -255,22 +254,22 @@ Result<ModelRegistry::Checked> ModelRegistry::Check(const ModelUpload& upload) c
     VERDICT_RETURN_IF_ERROR(CheckManifest(manifest, checked.sha256, options_));
   }
   if (!upload.reference_json.empty()) {
-    // Checked now as the drift watch will read it (docs/drift.md): a reference found unusable
-    // only at the model's first decision would leave the model unwatched, with a log line.
-    auto in_reference = [](const Status& s) {
-      const bool whole = s.field().empty() || s.field() == "reference";
-      return InvalidArgument(
-          s.message().starts_with("reference") ? s.message() : "reference: " + s.message(),
-          whole ? "reference" : "reference." + s.field());
-    };
-    Result<monitor::ReferenceDistribution> reference =
-        monitor::ParseReferenceJson(upload.reference_json);
-    if (!reference.ok()) return in_reference(reference.status());
-    if (auto resolved = monitor::ResolveReferenceFeatures(*reference, options_.schema);
-        !resolved.ok()) {
-      return in_reference(resolved.status());
+    simdjson::dom::object reference;
+    VERDICT_ASSIGN_OR_RETURN(std::string minified, MinifiedObject(upload.reference_json,
+                                                                  "reference", parser, &reference));
+    (void)minified;  // the reference is kept as given
+    // Checked now as the drift watch will read it: found unusable only at the model's first
+    // decision, it would leave the model unwatched, with a log line.
+    if (options_.check_reference) {
+      if (Status s = options_.check_reference(upload.reference_json); !s.ok()) {
+        const bool whole = s.field().empty() || s.field() == "reference";
+        return InvalidArgument(
+            s.message().starts_with("reference") ? s.message() : "reference: " + s.message(),
+            whole ? "reference" : "reference." + s.field());
+      }
     }
   }
+
   return checked;
 }
 

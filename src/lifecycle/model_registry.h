@@ -51,6 +51,10 @@ struct RegistryOptions {
   // A tenant's registry reads through to the deployment's (shared, read-only: a tenant can
   // activate the deployment's models but never change them); null for the deployment's own.
   const ModelRegistry* fallback = nullptr;
+  // Checks an upload's reference as the drift watch will read it (the engine sets it: the
+  // lifecycle does not know the drift monitor's format); an error names the field within the
+  // reference. Unset: any JSON object is taken.
+  std::function<Status(std::string_view reference_json)> check_reference;
 };
 
 // "aml", "4", "2026-12.1": 1 to 64 of [A-Za-z0-9._-], starting with a letter or digit.

@@ -26,6 +26,7 @@ class ModelRegistryTest : public ::testing::Test {
     options_.models_dir = (dir_ / "models").string();
     options_.schema = testing::kSchema;
     options_.schema_version = "features-test";
+    options_.check_reference = testing::CheckReference;
   }
   void TearDown() override { fs::remove_all(dir_); }
 
