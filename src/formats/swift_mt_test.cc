@@ -211,7 +211,8 @@ TEST(SwiftMtTest, SplitsMessagesAtDollarAndBlockOne) {
   for (const std::string& next :
        {"\n$\n" + std::string(samples::kMt103),
         "\n" + std::string(samples::kMt202Cov) + "\n$\n" + std::string(samples::kMt103)}) {
-    chunks = SplitMtMessages(unclosed + next);
+    const std::string joined = unclosed + next;  // the chunks view it
+    chunks = SplitMtMessages(joined);
     ASSERT_TRUE(chunks.ok()) << chunks.status().ToString();
     ASSERT_GE(chunks->size(), 2u);
     EXPECT_FALSE(DecodeSwiftMt((*chunks)[0].text, (*chunks)[0].first_line).ok());
