@@ -1,7 +1,7 @@
 #include "api/http_message.h"
 
+#include "api/decision_json.h"
 #include "common/json_writer.h"
-#include "common/utf8.h"
 
 namespace verdict {
 
@@ -24,11 +24,7 @@ HttpResponse JsonErrorResponse(int http_status, std::string_view code, std::stri
   HttpResponse response;
   response.status = http_status;
   JsonWriter w(response.body);
-  w.BeginObject().Key("error").BeginObject();
-  // The message may quote the request (a path, an id): kept valid UTF-8 (common/utf8.h).
-  w.Key("code").String(code).Key("message").String(ReplaceInvalidUtf8(message));
-  if (!field.empty()) w.Key("field").String(ReplaceInvalidUtf8(field));
-  w.EndObject().EndObject();
+  WriteErrorJson(code, message, field, w);
   return response;
 }
 

@@ -400,12 +400,11 @@ void DriftMonitor::Act(int64_t now_us, std::vector<WindowReport> windows) {
     // Active alerts stay until an operator clears them; escalations can repeat without end
     // (a score flipping across the second mark), so only the latest kMaxEvents are kept. The
     // freeze alert, at most one, is never dropped.
-    const auto oldest_escalation =
-        std::find_if(snapshot_.alerts.begin(), snapshot_.alerts.end(),
-                     [](const DriftAlert& a) { return a.kind == "escalation"; });
-    if (snapshot_.alerts.size() >= DriftMonitor::kMaxEvents &&
-        oldest_escalation != snapshot_.alerts.end()) {
-      snapshot_.alerts.erase(oldest_escalation);
+    if (snapshot_.alerts.size() >= kMaxEvents) {
+      const auto oldest_escalation =
+          std::find_if(snapshot_.alerts.begin(), snapshot_.alerts.end(),
+                       [](const DriftAlert& a) { return a.kind == "escalation"; });
+      if (oldest_escalation != snapshot_.alerts.end()) snapshot_.alerts.erase(oldest_escalation);
     }
     snapshot_.alerts.push_back({"escalation", now_us, score,
                                 "drift score rose past " +

@@ -67,6 +67,11 @@ class Connection : public std::enable_shared_from_this<Connection> {
     beast::error_code ec;
     socket_.close(ec);
   }
+  // Closes the socket and forgets what was read on it, before a reconnect.
+  void Drop() {
+    Close();
+    buffer_.clear();
+  }
 
  private:
   void Attempt();
@@ -444,9 +449,7 @@ void Connection::Send(Pending request) {
 
 void Connection::OnResponse(beast::error_code ec) {
   if (ec) {
-    buffer_.clear();
-    beast::error_code ignored;
-    socket_.close(ignored);
+    Drop();
     if (ec != net::error::operation_aborted && current_.resends > 0 && !current_.reconnected) {
       // A resend found its connection closed while it waited out the Retry-After (the
       // server's idle limit, say): no answer was lost, so it goes once more on a new one.
@@ -463,9 +466,7 @@ void Connection::OnResponse(beast::error_code ec) {
   if (auto delay = RetryDelay()) return ResendAfter(*delay, response.keep_alive());
   runner_.OnAnswer(current_, static_cast<int>(response.result_int()), response.body());
   if (!response.keep_alive()) {
-    beast::error_code ignored;
-    socket_.close(ignored);
-    buffer_.clear();
+    Drop();
     Connect(endpoint_);
     return;
   }
@@ -476,11 +477,7 @@ void Connection::ResendAfter(std::chrono::seconds delay, bool keep_alive) {
   ++current_.resends;
   current_.reconnected = false;
   runner_.OnRetry(current_);
-  if (!keep_alive) {
-    beast::error_code ignored;
-    socket_.close(ignored);
-    buffer_.clear();
-  }
+  if (!keep_alive) Drop();
   auto timer = std::make_shared<net::steady_timer>(socket_.get_executor(), delay);
   timer->async_wait([self = shared_from_this(), timer, keep_alive](beast::error_code ec) {
     if (ec) return;
