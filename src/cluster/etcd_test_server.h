@@ -1,0 +1,104 @@
+// EtcdTestServer: a real etcd (Debian's etcd-server, installed by scripts/setup) started on
+// ephemeral loopback ports in a temporary directory for one test, and stopped with it.
+// Tests only. Not thread-safe.
+#pragma once
+
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "cluster/http_client.h"
+
+extern char** environ;
+
+namespace verdict::cluster {
+
+class EtcdTestServer {
+ public:
+  EtcdTestServer() {
+    dir_ = std::filesystem::temp_directory_path() /
+           ("verdict-etcd-" + std::to_string(::getpid()) + "-" + std::to_string(counter_++));
+    std::filesystem::create_directories(dir_);
+    const int client = FreePort();
+    const int peer = FreePort();
+    url_ = "http://127.0.0.1:" + std::to_string(client);
+    const std::string peer_url = "http://127.0.0.1:" + std::to_string(peer);
+    std::vector<std::string> args = {"etcd",
+                                     "--name=test",
+                                     "--data-dir=" + (dir_ / "data").string(),
+                                     "--listen-client-urls=" + url_,
+                                     "--advertise-client-urls=" + url_,
+                                     "--listen-peer-urls=" + peer_url,
+                                     "--initial-advertise-peer-urls=" + peer_url,
+                                     "--initial-cluster=test=" + peer_url,
+                                     "--logger=zap",
+                                     "--log-level=error"};
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    const std::string log = (dir_ / "etcd.log").string();
+    posix_spawn_file_actions_t actions;
+    ::posix_spawn_file_actions_init(&actions);
+    ::posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT, 0644);
+    ::posix_spawn_file_actions_adddup2(&actions, 1, 2);
+    if (::posix_spawnp(&pid_, "etcd", &actions, nullptr, argv.data(), environ) != 0) pid_ = -1;
+    ::posix_spawn_file_actions_destroy(&actions);
+    // Ready once it answers.
+    HttpClient client_probe(HttpEndpoint{"127.0.0.1", std::to_string(client)},
+                            std::chrono::milliseconds(500));
+    for (int i = 0; i < 150 && pid_ > 0 && ::waitpid(pid_, nullptr, WNOHANG) == 0; ++i) {
+      auto answer = client_probe.PostJson("/v3/kv/range", "{\"key\":\"AA==\"}");
+      if (answer.ok() && answer->status == 200) {
+        ready_ = true;
+        break;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+  }
+  ~EtcdTestServer() {
+    if (pid_ > 0) {
+      ::kill(pid_, SIGKILL);
+      ::waitpid(pid_, nullptr, 0);
+    }
+    std::error_code ignored;
+    std::filesystem::remove_all(dir_, ignored);
+  }
+  EtcdTestServer(const EtcdTestServer&) = delete;
+  EtcdTestServer& operator=(const EtcdTestServer&) = delete;
+
+  bool ready() const { return ready_; }
+  const std::string& url() const { return url_; }
+  // Stops (SIGSTOP) or resumes (SIGCONT) the server: a network cut as the client sees it.
+  void Pause(bool paused) { ::kill(pid_, paused ? SIGSTOP : SIGCONT); }
+
+ private:
+  static int FreePort() {
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t length = sizeof(address);
+    ::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address));
+    ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length);
+    ::close(fd);
+    return ntohs(address.sin_port);
+  }
+
+  static inline int counter_ = 0;
+  std::filesystem::path dir_;
+  std::string url_;
+  pid_t pid_ = -1;
+  bool ready_ = false;
+};
+
+}  // namespace verdict::cluster
