@@ -4,17 +4,20 @@
 // journal order come from the store's stripe locks.
 #pragma once
 
-#include <atomic>
+#include <cstdint>
 #include <functional>
 #include <memory>
-#include <mutex>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "cases/case_store.h"
 #include "common/clock.h"
 #include "common/metrics.h"
+#include "common/mutex.h"
 #include "common/result.h"
+#include "common/thread_annotations.h"
 #include "common/uuid.h"
 #include "core/decision.h"
 #include "core/transaction.h"
@@ -28,12 +31,16 @@
 #include "lifecycle/model_lifecycle.h"
 #include "lifecycle/tenant_models.h"
 #include "monitor/drift_monitor.h"
-#include "monitor/drift_watch.h"
-#include "policy/fixed_rules.h"
-#include "sched/circuit_breaker.h"
-#include "sched/scheduler.h"
 
 namespace verdict {
+
+// Only engine.cc and decide.cc need these whole.
+class CircuitBreaker;
+class Scheduler;
+struct DecisionRun;
+namespace monitor {
+class DriftWatch;
+}  // namespace monitor
 
 class Engine {
  public:
@@ -81,7 +88,7 @@ class Engine {
   // source (`bundle_json`) in the registry under "tenant-policy/<tenant>" first, so a restart
   // restores it; a change that cannot be recorded is not made.
   Status ActivatePolicy(const Caller& caller, std::string_view bundle_json,
-                        std::shared_ptr<const CompiledPolicy> compiled);
+                        std::shared_ptr<const CompiledPolicy> compiled) EXCLUDES(policy_write_mu_);
 
   // Models of the deployment (the configured model; what tenants without models of their own
   // use): registry, the active set (primary, shadow or canary) and the rollout.
@@ -112,7 +119,7 @@ class Engine {
   // Sets the model breaker's gauges to its state now. /metrics calls it before rendering, the
   // gauges' only reader: an open breaker turns half-open with time alone, so a value set by the
   // last decision would be stale. Thread-safe.
-  void RefreshBreakerGauges() const;
+  void RefreshBreakerGauges() const EXCLUDES(breaker_gauges_mu_);
   const EngineOptions& options() const { return options_; }
 
  private:
@@ -130,7 +137,6 @@ class Engine {
     // verdict_engine_model_breaker_state{state=closed|open|half_open}: 1 for the current one.
     Gauge* breaker_state[3];
   };
-  Status AdmissionStatus(Scheduler::Admission admission) const;
   // Opens the model lifecycle on the journal's registry; registers and activates the
   // configured model, or restores the persisted active set.
   Status StartModels(MetricsRegistry& metrics);
@@ -139,6 +145,35 @@ class Engine {
   // Restores the tenants' own policies and model lifecycles persisted in the registry.
   Status RestoreTenantPolicies();
   Status RestoreTenantModels();
+  // Decide's steps (decide.cc), in the order they run; `run` is the decision's working state.
+  // The versions it decides with (I4): policy, model set, drift monitor, and why the model
+  // will not decide, if it will not.
+  void ChooseVersions(DecisionRun& run, bool fallback);
+  // Runs with both accounts' stripe locks held (DESIGN §3): the steps from the idempotency
+  // check to the journal's sequence number. Leaves run.refused or run.replay set if it did not
+  // enqueue a decision.
+  void DecideUnderLocks(DecisionRun& run, AccountState& sender, AccountState& receiver);
+  // A transaction id already journaled: a replay (same input) or a conflict (kAlreadyExists).
+  Status CheckIdempotency(DecisionRun& run);
+  // Model or fallback path: the breaker is asked only here, by a decision that will report.
+  void ChoosePath(DecisionRun& run);
+  void ReadFeatures(DecisionRun& run, const AccountState& sender, const AccountState& receiver);
+  void Score(DecisionRun& run);
+  // Outcome and reasons; a fallback decision says why (FALLBACK or DRIFT_FREEZE).
+  void ApplyPolicy(DecisionRun& run);
+  // TreeSHAP contributions of a review or block decided by the model.
+  void Explain(DecisionRun& run);
+  // The stage timings known before the commit, into the decision (and so the record).
+  void StampTimings(DecisionRun& run);
+  // Applies the transaction to both accounts and enqueues the record; on a refusal both
+  // accounts are as they were and the refusal is returned.
+  Status JournalDecision(DecisionRun& run, AccountState& sender, AccountState& receiver);
+  // After the locks: the stored decision of a replay, once durable.
+  void AnswerReplay(DecisionRun& run);
+  // After the locks: stage metrics, then the hand-off of the answer to the journal's commit.
+  void Answer(DecisionRun& run);
+  // After the hand-off: drift counts and the shadow or canary comparison.
+  void ObserveAfterAnswer(const DecisionRun& run);
   // Tells the model's circuit breaker how a scoring that Allow let through went (an overrun of
   // model_budget_us is a failure), and counts overruns.
   void RecordModelOutcome(int64_t score_us, int64_t done_ns);
@@ -155,11 +190,14 @@ class Engine {
   AccountStore accounts_;
   TenantPolicies policies_;
   // Serializes policy activations: the admin event, the stored bundle and the published
-  // policy of a tenant then always agree (never on the decision path).
-  std::mutex policy_write_mu_;
+  // policy of a tenant then always agree (never on the decision path). Guards no member of its
+  // own: policies_ is published atomically for readers.
+  Mutex policy_write_mu_;
   lifecycle::LifecycleOptions lifecycle_options_;  // the deployment's; tenants' are derived
   std::unique_ptr<CircuitBreaker> breaker_;
-  mutable std::mutex breaker_gauges_mu_;
+  // Held while the breaker's gauges are set, so that two scrapes at once do not mix their
+  // states (the gauges themselves are atomic).
+  mutable Mutex breaker_gauges_mu_;
   std::unique_ptr<journal::Journal> journal_;
   // Durable review/block decisions go from the commit callbacks to the case store; shared, so
   // a callback after the store has stopped (the journal's final flush) is harmless.

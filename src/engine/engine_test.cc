@@ -13,22 +13,14 @@
 
 #include "api/transaction_json.h"
 #include "common/event_loop.h"
+#include "engine/engine_test_util.h"
 #include "journal/test_util.h"
 
 namespace verdict {
 namespace {
 
+using engine_testing::TickingClock;
 using journal::testing_util::TempDir;
-
-// Every reading moves time on by 10 µs, so each stage between two readings lasts at least that.
-class TickingClock final : public Clock {
- public:
-  int64_t NowMicros() const override { return micros_.fetch_add(10) + 10; }
-  int64_t MonotonicNanos() const override { return NowMicros() * 1000; }
-
- private:
-  mutable std::atomic<int64_t> micros_{1'700'000'000'000'000};
-};
 
 TEST(EngineTest, TheStoredRecordKeepsTheStageTimingsKnownWhenItWasWritten) {
   TempDir dir;

@@ -26,7 +26,7 @@ TenantMetrics::Series TenantMetrics::Make(std::string_view label) {
 const TenantMetrics::Series& TenantMetrics::For(std::string_view tenant) {
   std::optional<const Series*> found =
       by_tenant_.FindOrInsert(tenant, [&]() -> std::optional<const Series*> {
-        std::lock_guard lock(series_mu_);
+        MutexLock lock(series_mu_);
         if (by_tenant_.size() >= kMaxTenants) {
           if (overflow_ == nullptr) overflow_ = &series_.emplace_back(Make(kOverflowTenant));
           return overflow_;

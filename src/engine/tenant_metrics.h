@@ -9,11 +9,12 @@
 
 #include <cstddef>
 #include <deque>
-#include <mutex>
 #include <string_view>
 
 #include "common/metrics.h"
+#include "common/mutex.h"
 #include "common/tenant_map.h"
+#include "common/thread_annotations.h"
 #include "core/decision.h"
 
 namespace verdict {
@@ -31,16 +32,17 @@ class TenantMetrics {
   explicit TenantMetrics(MetricsRegistry& metrics) : metrics_(metrics) {}
 
   // The tenant's series, registered on first use.
-  const Series& For(std::string_view tenant);
+  const Series& For(std::string_view tenant) EXCLUDES(series_mu_);
 
  private:
   Series Make(std::string_view label);
 
   MetricsRegistry& metrics_;
   TenantMap<const Series*> by_tenant_;
-  std::mutex series_mu_;
-  std::deque<Series> series_;         // guarded by series_mu_; stable addresses
-  const Series* overflow_ = nullptr;  // guarded by series_mu_
+  // Taken only to register a tenant's series (by_tenant_ is read lock-free).
+  Mutex series_mu_;
+  std::deque<Series> series_ GUARDED_BY(series_mu_);  // stable addresses
+  const Series* overflow_ GUARDED_BY(series_mu_) = nullptr;
 };
 
 }  // namespace verdict

@@ -35,7 +35,7 @@ Status CheckTenantForPath(std::string_view tenant) {
 
 Status Engine::ActivatePolicy(const Caller& caller, std::string_view bundle_json,
                               std::shared_ptr<const CompiledPolicy> compiled) {
-  std::lock_guard lock(policy_write_mu_);
+  MutexLock lock(policy_write_mu_);
   const PolicyRef& ref = compiled->ref();
   std::string details;
   JsonWriter w(details);
