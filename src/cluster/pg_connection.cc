@@ -1,0 +1,171 @@
+#include "cluster/pg_connection.h"
+
+#include <libpq-fe.h>
+
+#include <cstring>
+#include <utility>
+
+namespace verdict::cluster {
+namespace {
+
+constexpr char kHex[] = "0123456789abcdef";
+
+int HexValue(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+StatusCode CodeOfSqlState(std::string_view state) {
+  if (state == "23505") return StatusCode::kAlreadyExists;  // unique_violation
+  // serialization failure, deadlock: nothing was written; the caller may try again
+  if (state == "40001" || state == "40P01") return StatusCode::kUnavailable;
+  // Class 08 (connection exception), 57P01-03 (admin shutdown, crash, cannot connect now) and
+  // 25006 (read-only transaction: this member is no longer the primary) are the database
+  // going away or moving: try again, elsewhere.
+  if (state.substr(0, 2) == "08" || state.substr(0, 3) == "57P" || state == "25006") {
+    return StatusCode::kUnavailable;
+  }
+  return StatusCode::kInternal;
+}
+
+}  // namespace
+
+PgRows::PgRows(pg_result* result) : result_(result) {}
+PgRows::~PgRows() {
+  if (result_) PQclear(result_);
+}
+PgRows::PgRows(PgRows&& other) noexcept : result_(std::exchange(other.result_, nullptr)) {}
+PgRows& PgRows::operator=(PgRows&& other) noexcept {
+  if (this != &other) {
+    if (result_) PQclear(result_);
+    result_ = std::exchange(other.result_, nullptr);
+  }
+  return *this;
+}
+int PgRows::size() const { return result_ ? PQntuples(result_) : 0; }
+bool PgRows::IsNull(int row, int column) const { return PQgetisnull(result_, row, column) != 0; }
+std::string_view PgRows::Get(int row, int column) const {
+  return std::string_view(PQgetvalue(result_, row, column),
+                          static_cast<size_t>(PQgetlength(result_, row, column)));
+}
+long PgRows::affected() const {
+  const char* text = result_ ? PQcmdTuples(result_) : "";
+  return *text ? std::strtol(text, nullptr, 10) : 0;
+}
+
+Result<std::unique_ptr<PgConnection>> PgConnection::Connect(const std::string& url) {
+  pg_conn* conn = PQconnectdb(url.c_str());
+  if (conn == nullptr) return Unavailable("postgres: out of memory connecting");
+  if (PQstatus(conn) != CONNECTION_OK) {
+    std::string message = PQerrorMessage(conn);
+    PQfinish(conn);
+    while (!message.empty() && message.back() == '\n') message.pop_back();
+    return Unavailable("postgres: cannot connect: " + message);
+  }
+  // Server notices ("relation already exists, skipping") are not errors; libpq would print
+  // them on stderr.
+  PQsetNoticeProcessor(
+      conn, [](void*, const char*) {}, nullptr);
+  return std::unique_ptr<PgConnection>(new PgConnection(conn));
+}
+
+PgConnection::~PgConnection() { PQfinish(conn_); }
+
+bool PgConnection::broken() const { return PQstatus(conn_) != CONNECTION_OK; }
+
+Status PgConnection::ErrorOf(pg_result* result, std::string_view what) const {
+  const char* state = result ? PQresultErrorField(result, PG_DIAG_SQLSTATE) : nullptr;
+  std::string message = result ? PQresultErrorMessage(result) : PQerrorMessage(conn_);
+  while (!message.empty() && message.back() == '\n') message.pop_back();
+  const StatusCode code =
+      broken() || state == nullptr ? StatusCode::kUnavailable : CodeOfSqlState(state);
+  return Status(code, "postgres: " + std::string(what) + ": " + message);
+}
+
+Result<PgRows> PgConnection::Exec(std::string_view sql, const std::vector<std::string>& params) {
+  std::vector<const char*> values;
+  values.reserve(params.size());
+  for (const auto& p : params) values.push_back(p.c_str());
+  const std::string statement(sql);
+  pg_result* result = PQexecParams(conn_, statement.c_str(), static_cast<int>(params.size()),
+                                   nullptr, values.data(), nullptr, nullptr, 0);
+  const ExecStatusType status = result ? PQresultStatus(result) : PGRES_FATAL_ERROR;
+  if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
+    Status error = ErrorOf(result, statement.substr(0, 60));
+    if (result) PQclear(result);
+    return error;
+  }
+  return PgRows(result);
+}
+
+Status PgConnection::ExecScript(std::string_view sql) {
+  const std::string script(sql);
+  pg_result* result = PQexec(conn_, script.c_str());
+  if (result == nullptr || PQresultStatus(result) != PGRES_COMMAND_OK) {
+    Status error = ErrorOf(result, "script");
+    if (result) PQclear(result);
+    return error;
+  }
+  PQclear(result);
+  return Status::Ok();
+}
+
+Status PgConnection::CopyIn(std::string_view copy_sql, std::string_view data) {
+  const std::string statement(copy_sql);
+  pg_result* started = PQexec(conn_, statement.c_str());
+  if (started == nullptr || PQresultStatus(started) != PGRES_COPY_IN) {
+    Status error = ErrorOf(started, "COPY");
+    if (started) PQclear(started);
+    return error;
+  }
+  PQclear(started);
+  if (PQputCopyData(conn_, data.data(), static_cast<int>(data.size())) != 1 ||
+      PQputCopyEnd(conn_, nullptr) != 1) {
+    return ErrorOf(nullptr, "COPY data");
+  }
+  Status outcome = Status::Ok();
+  while (pg_result* result = PQgetResult(conn_)) {
+    if (PQresultStatus(result) != PGRES_COMMAND_OK && outcome.ok()) {
+      outcome = ErrorOf(result, "COPY");
+    }
+    PQclear(result);
+  }
+  return outcome;
+}
+
+void AppendCopyBytea(std::string& out, std::string_view bytes) {
+  out.append("\\\\x");  // COPY text format unescapes "\\" to "\", leaving bytea's "\x"
+  for (unsigned char c : bytes) {
+    out.push_back(kHex[c >> 4]);
+    out.push_back(kHex[c & 15]);
+  }
+}
+
+std::string ByteaParam(std::string_view bytes) {
+  std::string out = "\\x";
+  out.reserve(2 + 2 * bytes.size());
+  for (unsigned char c : bytes) {
+    out.push_back(kHex[c >> 4]);
+    out.push_back(kHex[c & 15]);
+  }
+  return out;
+}
+
+Result<std::string> DecodeByteaHex(std::string_view text) {
+  if (text.substr(0, 2) != "\\x" || text.size() % 2 != 0) {
+    return Internal("postgres: bytea value is not in hex format");
+  }
+  std::string out;
+  out.reserve((text.size() - 2) / 2);
+  for (size_t i = 2; i < text.size(); i += 2) {
+    const int high = HexValue(text[i]);
+    const int low = HexValue(text[i + 1]);
+    if (high < 0 || low < 0) return Internal("postgres: bytea value has a non-hex digit");
+    out.push_back(static_cast<char>(high * 16 + low));
+  }
+  return out;
+}
+
+}  // namespace verdict::cluster

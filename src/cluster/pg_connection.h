@@ -1,0 +1,76 @@
+// PgConnection: one libpq connection to PostgreSQL (Debian's libpq), with parameterized
+// statements, COPY FROM STDIN and the SQLSTATE of a failure mapped to a Status code:
+// connection loss and an unknown commit outcome are kUnavailable (the caller must not assume
+// either outcome), a unique violation kAlreadyExists, a serialization failure or deadlock
+// kUnavailable (nothing written; try again), the rest kInternal. A connection that failed at the
+// transport level reports broken() and is replaced by its owner. Not thread-safe: one connection
+// per thread of work.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/result.h"
+
+struct pg_conn;
+struct pg_result;
+
+namespace verdict::cluster {
+
+// A statement's result: rows of text values (libpq's text format).
+class PgRows {
+ public:
+  PgRows() = default;
+  explicit PgRows(pg_result* result);
+  ~PgRows();
+  PgRows(PgRows&& other) noexcept;
+  PgRows& operator=(PgRows&& other) noexcept;
+  PgRows(const PgRows&) = delete;
+  PgRows& operator=(const PgRows&) = delete;
+
+  int size() const;
+  bool IsNull(int row, int column) const;
+  std::string_view Get(int row, int column) const;
+  // The number of rows an INSERT/UPDATE/DELETE touched.
+  long affected() const;
+
+ private:
+  pg_result* result_ = nullptr;
+};
+
+class PgConnection {
+ public:
+  // `url`: a libpq connection URI; a multi-host one with target_session_attrs=read-write finds
+  // the primary after a fail-over.
+  static Result<std::unique_ptr<PgConnection>> Connect(const std::string& url);
+  ~PgConnection();
+  PgConnection(const PgConnection&) = delete;
+  PgConnection& operator=(const PgConnection&) = delete;
+
+  // Runs one statement with text parameters ($1, $2, ...). A null std::string_view data()
+  // is not special: every parameter is a value.
+  Result<PgRows> Exec(std::string_view sql, const std::vector<std::string>& params = {});
+  // Runs statements separated by semicolons, without parameters (a schema).
+  Status ExecScript(std::string_view sql);
+  // COPY ... FROM STDIN with `data` in COPY's text format, inside the current transaction.
+  Status CopyIn(std::string_view copy_sql, std::string_view data);
+  // True after a transport failure: the connection is unusable.
+  bool broken() const;
+
+ private:
+  explicit PgConnection(pg_conn* conn) : conn_(conn) {}
+  Status ErrorOf(pg_result* result, std::string_view what) const;
+
+  pg_conn* conn_;
+};
+
+// bytea in COPY text format (hex, with COPY's own backslash escaped) and back from a query's
+// text result ("\x0a1b...").
+void AppendCopyBytea(std::string& out, std::string_view bytes);
+Result<std::string> DecodeByteaHex(std::string_view text);
+// A bytea parameter in text format: "\x" + hex.
+std::string ByteaParam(std::string_view bytes);
+
+}  // namespace verdict::cluster
