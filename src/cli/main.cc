@@ -4,6 +4,7 @@
 
 #include "cli/audit_command.h"
 #include "cli/backtest_command.h"
+#include "cli/cluster_command.h"
 #include "cli/drift_command.h"
 #include "cli/features_command.h"
 #include "cli/keys_command.h"
@@ -46,6 +47,7 @@ int main(int argc, char** argv) {
   verdict::RegisterBacktestCommand(app);
   verdict::RegisterKeysCommand(app);
   verdict::RegisterDriftCommand(app);
+  verdict::RegisterClusterCommand(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

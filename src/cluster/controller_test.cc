@@ -7,6 +7,7 @@
 #include <string>
 
 #include "cluster/cluster_keys.h"
+#include "cluster/cluster_status.h"
 #include "cluster/fake_coordination_store.h"
 #include "cluster/node_lease.h"
 
@@ -177,6 +178,44 @@ TEST(NodeLeaseTest, RefusesBadOptions) {
   EXPECT_FALSE(NodeLease::Join(store, clock, {"has space", "http://x:1", 5}).ok());
   EXPECT_FALSE(NodeLease::Join(store, clock, {"", "http://x:1", 5}).ok());
   EXPECT_FALSE(NodeLease::Join(store, clock, {"n0", "http://x:1", 0}).ok());
+}
+
+}  // namespace
+}  // namespace verdict::cluster
+
+namespace verdict::cluster {
+namespace {
+
+TEST(ClusterStatusTest, ShowsNodesControllerMapAndOrphans) {
+  ManualClock clock(1'000'000);
+  FakeCoordinationStore store(clock);
+  auto n0 = NodeLease::Join(store, clock, {"n0", "http://127.0.0.1:1", 5});
+  auto n1 = NodeLease::Join(store, clock, {"n1", "http://127.0.0.1:2", 5});
+  ASSERT_TRUE(n0.ok() && n1.ok());
+  Controller controller(store, "n0", 4);
+  ASSERT_TRUE(controller.Tick((*n0)->lease_id()).ok());
+  ASSERT_TRUE(store.RevokeLease((*n1)->lease_id()).ok());  // n1 gone, not yet rebalanced
+  auto status = ReadClusterStatus(store);
+  ASSERT_TRUE(status.ok()) << status.status().ToString();
+  EXPECT_EQ(status->controller, "n0");
+  ASSERT_EQ(status->nodes.size(), 1u);
+  EXPECT_EQ(status->nodes[0].partitions, 2u);
+  EXPECT_EQ(status->map.size(), 4u);
+  EXPECT_EQ(status->orphaned, 2u);
+  const std::string json = ClusterStatusJson(*status);
+  EXPECT_NE(json.find("\"controller\":\"n0\""), std::string::npos) << json;
+  EXPECT_NE(json.find("\"orphaned\":2"), std::string::npos) << json;
+  EXPECT_NE(ClusterStatusText(*status).find("2 without a live owner"), std::string::npos);
+}
+
+TEST(ClusterStatusTest, EmptyClusterHasNoMap) {
+  ManualClock clock;
+  FakeCoordinationStore store(clock);
+  auto status = ReadClusterStatus(store);
+  ASSERT_TRUE(status.ok());
+  EXPECT_TRUE(status->map.empty());
+  EXPECT_TRUE(status->controller.empty());
+  EXPECT_NE(ClusterStatusJson(*status).find("\"controller\":null"), std::string::npos);
 }
 
 }  // namespace
