@@ -5,10 +5,9 @@
 // jobs begin at normal priority for kBusyWindowFactor allowances: a core that starved one job
 // is busy, and idle starts would cost each next job its allowance too.
 //
-// Why: the engine runs on one core (issue 7's set-up, and a small deployment's), and a memtable
-// flush is ~0.1–0.3 s of CPU at once; at normal priority it takes its share of the core from the
-// I/O thread and the journal's writer, and every answer in flight waits longer
-// (docs/PERFORMANCE.md, issue 7, session 22).
+// Why: the engine may run on one core (a small deployment), and a memtable flush is a burst of
+// CPU (figures in docs/PERFORMANCE.md); at normal priority it takes its share of the core from
+// the I/O thread and the journal's writer, and every answer in flight waits longer.
 //
 // A RocksDB EventListener. A job's thread lowers itself in OnFlushBegin/OnCompactionBegin,
 // after registering, and raises itself first thing in the *Completed callback, so it never holds

@@ -231,6 +231,11 @@ void GroupCommit::HandLoopCommitToWriter() {
   if (queued) work_cv_.Signal();
 }
 
+bool GroupCommit::healthy() const {
+  MutexLock lock(mu_);
+  return failure_.ok();
+}
+
 Status GroupCommit::health() const {
   MutexLock lock(mu_);
   return failure_;

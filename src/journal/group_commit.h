@@ -55,6 +55,7 @@ class GroupCommit {
   Result<uint64_t> Enqueue(JournalEntry entry, CommitCallback done) EXCLUDES(mu_);
   void WhenDurable(uint64_t seq, std::function<void(const Status&)> done) EXCLUDES(mu_);
   void HandLoopCommitToWriter() EXCLUDES(mu_);
+  bool healthy() const EXCLUDES(mu_);
   Status health() const EXCLUDES(mu_);
   uint64_t durable_sequence() const EXCLUDES(mu_);
   uint64_t backlog() const EXCLUDES(mu_);

@@ -48,7 +48,7 @@ Status Journal::Flush() {
   return future.get();
 }
 
-bool Journal::healthy() const { return commit_->health().ok(); }
+bool Journal::healthy() const { return commit_->healthy(); }
 
 Status Journal::health() const { return commit_->health(); }
 

@@ -127,7 +127,7 @@ struct StoredRecord {
   bool durable = true;  // false: enqueued, its group not yet committed
 };
 
-// What a request with an already-seen transaction id is (issue 5, idempotency).
+// What a request with an already-seen transaction id is (idempotency).
 enum class Idempotency {
   kNew,       // not journaled or pending: decide it
   kReplay,    // same canonical input: answer with the stored decision (HTTP 200)
