@@ -61,7 +61,7 @@ void BackgroundPriority::BeginJob(pid_t tid, Kind kind) {
   began_.fetch_add(1, std::memory_order_relaxed);
   std::shared_ptr<std::atomic<bool>> raised;
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     std::erase_if(jobs_, [tid](const Job& job) { return job.tid == tid; });
     const int64_t now = clock_->MonotonicNanos();
     if (!closing_ && now >= begin_normal_until_ns_) {
@@ -75,7 +75,7 @@ void BackgroundPriority::BeginJob(pid_t tid, Kind kind) {
     set_policy_(tid, SCHED_OTHER);
     return;
   }
-  wake_.notify_all();  // the watchdog times the new job
+  wake_.SignalAll();  // the watchdog times the new job
   // Lowered only now, outside the lock: an idle thread holding it would hold up the watchdog.
   if (!set_policy_(tid, SCHED_IDLE)) return;
   if (raised->load()) set_policy_(tid, SCHED_OTHER);  // raised meanwhile: do not undo it
@@ -83,21 +83,21 @@ void BackgroundPriority::BeginJob(pid_t tid, Kind kind) {
 
 void BackgroundPriority::EndJob(pid_t tid) {
   set_policy_(tid, SCHED_OTHER);  // first, so that it takes the lock at normal priority
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   std::erase_if(jobs_, [tid](const Job& job) { return job.tid == tid; });
   UpdateNextBoostLocked();
 }
 
 void BackgroundPriority::RequestRaise(bool flushes_only) {
   raise_requested_.fetch_or(flushes_only ? kRaiseFlushes : kRaiseFlushes | kRaiseCompactions);
-  wake_.notify_all();
+  wake_.SignalAll();
 }
 
 int BackgroundPriority::Poll() {
   const int requested = raise_requested_.exchange(0);
   const int64_t now = clock_->MonotonicNanos();
   if (requested == 0 && now < next_boost_ns_.load(std::memory_order_relaxed)) return 0;
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   return RaiseLocked([&](const Job& job) {
     return (requested & RaiseBit(job.kind)) != 0 || job.boost_at_ns <= now;
   });
@@ -146,7 +146,7 @@ void BackgroundPriority::OnStallConditionsChanged(const rocksdb::WriteStallInfo&
 }
 
 void BackgroundPriority::StartWatchdog() {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   if (watchdog_.joinable() || closing_) return;
   watchdog_ = std::thread([this] { WatchdogLoop(); });
 }
@@ -154,33 +154,35 @@ void BackgroundPriority::StartWatchdog() {
 void BackgroundPriority::WatchdogLoop() {
   const auto tick =
       std::chrono::nanoseconds(std::clamp<int64_t>(idle_allowance_ns_ / 4, 1'000'000, 50'000'000));
-  std::unique_lock lock(mu_);
+  MutexLock lock(mu_);
   // RequestRaise notifies without the lock (RocksDB's writing thread must not wait for it): a
   // wake-up lost between the check and the wait costs at most one tick while a job runs, and
   // with no job there is nothing to raise.
   while (!closing_) {
-    auto woken = [this] { return closing_ || raise_requested_.load() != 0; };
     if (jobs_.empty()) {
-      wake_.wait(lock, [&] { return woken() || !jobs_.empty(); });
+      while (!closing_ && raise_requested_.load() == 0 && jobs_.empty()) wake_.Wait(mu_);
     } else {
-      wake_.wait_for(lock, tick, woken);
+      const auto deadline = std::chrono::steady_clock::now() + tick;
+      while (!closing_ && raise_requested_.load() == 0) {
+        if (!wake_.WaitUntil(mu_, deadline)) break;
+      }
     }
     if (closing_) break;
-    lock.unlock();
+    lock.Unlock();
     Poll();
-    lock.lock();
+    lock.Lock();
   }
 }
 
 void BackgroundPriority::Close() {
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     if (!closing_) {
       closing_ = true;
       RaiseLocked([](const Job&) { return true; });
     }
   }
-  wake_.notify_all();
+  wake_.SignalAll();
   if (watchdog_.joinable() && watchdog_.get_id() != std::this_thread::get_id()) watchdog_.join();
 }
 

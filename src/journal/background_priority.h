@@ -5,10 +5,9 @@
 // jobs begin at normal priority for kBusyWindowFactor allowances: a core that starved one job
 // is busy, and idle starts would cost each next job its allowance too.
 //
-// Why: the engine runs on one core (issue 7's set-up, and a small deployment's), and a memtable
-// flush is ~0.1–0.3 s of CPU at once; at normal priority it takes its share of the core from the
-// I/O thread and the journal's writer, and every answer in flight waits longer
-// (docs/PERFORMANCE.md, issue 7, session 22).
+// Why: the engine may run on one core (a small deployment), and a memtable flush is a burst of
+// CPU (figures in docs/PERFORMANCE.md); at normal priority it takes its share of the core from
+// the I/O thread and the journal's writer, and every answer in flight waits longer.
 //
 // A RocksDB EventListener. A job's thread lowers itself in OnFlushBegin/OnCompactionBegin,
 // after registering, and raises itself first thing in the *Completed callback, so it never holds
@@ -24,17 +23,16 @@
 #include <sys/types.h>
 
 #include <atomic>
-#include <condition_variable>
 #include <cstdint>
 #include <functional>
 #include <limits>
 #include <memory>
-#include <mutex>
 #include <thread>
 #include <vector>
 
 #include "common/clock.h"
 #include "common/metrics.h"
+#include "common/mutex.h"
 
 namespace verdict::journal {
 
@@ -60,11 +58,11 @@ class BackgroundPriority final : public rocksdb::EventListener {
 
   // Runs Poll every quarter allowance (at most every 50 ms) while a job is registered, and at
   // once when a raise is requested. Without it, Poll must be called (tests).
-  void StartWatchdog();
+  void StartWatchdog() EXCLUDES(mu_);
   // Raises the requested jobs (RequestRaise) and those past their allowance. Returns how many.
-  int Poll();
+  int Poll() EXCLUDES(mu_);
   // Raises every job and lowers no more; stops the watchdog. Idempotent; before the DB closes.
-  void Close();
+  void Close() EXCLUDES(mu_);
 
   // Asks the next Poll (the watchdog's, at once) to raise every registered flush, or every job.
   // Takes no lock: RocksDB's writing thread calls it.
@@ -74,8 +72,8 @@ class BackgroundPriority final : public rocksdb::EventListener {
   uint64_t began() const { return began_.load(std::memory_order_relaxed); }
 
   // The calling thread, `tid`, begins or ends a job. Public for tests.
-  void BeginJob(pid_t tid, Kind kind);
-  void EndJob(pid_t tid);
+  void BeginJob(pid_t tid, Kind kind) EXCLUDES(mu_);
+  void EndJob(pid_t tid) EXCLUDES(mu_);
 
   void OnFlushBegin(rocksdb::DB*, const rocksdb::FlushJobInfo&) override;
   void OnFlushCompleted(rocksdb::DB*, const rocksdb::FlushJobInfo&) override;
@@ -93,23 +91,24 @@ class BackgroundPriority final : public rocksdb::EventListener {
     // that came first is not undone.
     std::shared_ptr<std::atomic<bool>> raised;
   };
-  // Raises the jobs not yet raised that `due` selects; mu_ held.
-  int RaiseLocked(const std::function<bool(const Job&)>& due);
-  void UpdateNextBoostLocked();
-  void WatchdogLoop();
+  // Raises the jobs not yet raised that `due` selects.
+  int RaiseLocked(const std::function<bool(const Job&)>& due) REQUIRES(mu_);
+  void UpdateNextBoostLocked() REQUIRES(mu_);
+  void WatchdogLoop() EXCLUDES(mu_);
 
   const int64_t idle_allowance_ns_;
   const Clock* const clock_;
   Counter* const boosts_;
   const PolicySetter set_policy_;
 
-  std::mutex mu_;
-  std::condition_variable wake_;
+  Mutex mu_;
+  CondVar wake_;
   // Keyed by thread: a job that failed without its Completed callback is replaced by the next
   // job on that thread.
-  std::vector<Job> jobs_;
-  int64_t begin_normal_until_ns_ = std::numeric_limits<int64_t>::min();
-  bool closing_ = false;
+  std::vector<Job> jobs_ GUARDED_BY(mu_);
+  int64_t begin_normal_until_ns_ GUARDED_BY(mu_) = std::numeric_limits<int64_t>::min();
+  bool closing_ GUARDED_BY(mu_) = false;
+  // Started under mu_ while not closing_; joined by Close once closing_ is set (no start after).
   std::thread watchdog_;
 
   // One bit per Kind whose jobs are to be raised: set by RocksDB's threads without taking mu_.

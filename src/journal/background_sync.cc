@@ -12,45 +12,45 @@ BackgroundSync::BackgroundSync(std::function<Status()> sync, const std::string& 
 
 BackgroundSync::~BackgroundSync() {
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     stop_ = true;
   }
-  cv_.notify_all();
+  cv_.SignalAll();
   thread_.join();
 }
 
 void BackgroundSync::Start() {
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     asked_ = true;
   }
-  cv_.notify_all();
+  cv_.SignalAll();
 }
 
 Status BackgroundSync::Wait() {
-  std::unique_lock lock(mu_);
-  cv_.wait(lock, [this] { return !asked_ && !running_; });
+  MutexLock lock(mu_);
+  while (asked_ || running_) cv_.Wait(mu_);
   return failure_;
 }
 
 bool BackgroundSync::Running() const {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   return asked_ || running_;
 }
 
 void BackgroundSync::Run() {
-  std::unique_lock lock(mu_);
+  MutexLock lock(mu_);
   for (;;) {
-    cv_.wait(lock, [this] { return asked_ || stop_; });
+    while (!asked_ && !stop_) cv_.Wait(mu_);
     if (!asked_) return;  // stopping, and nothing asked for
     asked_ = false;
     running_ = true;
-    lock.unlock();
+    lock.Unlock();
     Status status = sync_();
-    lock.lock();
+    lock.Lock();
     running_ = false;
     if (!status.ok() && failure_.ok()) failure_ = std::move(status);
-    cv_.notify_all();
+    cv_.SignalAll();
   }
 }
 

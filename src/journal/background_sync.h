@@ -6,12 +6,11 @@
 // Thread-safe. Owns its thread; the destructor lets a started sync end, then joins it.
 #pragma once
 
-#include <condition_variable>
 #include <functional>
-#include <mutex>
 #include <string>
 #include <thread>
 
+#include "common/mutex.h"
 #include "common/status.h"
 
 namespace verdict::journal {
@@ -25,24 +24,24 @@ class BackgroundSync {
 
   // Asks for one sync, begun after this call (one asked for while another runs begins when it
   // ends), so it covers what was written before the call.
-  void Start();
+  void Start() EXCLUDES(mu_);
   // Waits until no sync is asked for or running. Ok, or the first failure of any sync so far:
   // a failure stays, since what that sync was to make durable may not be.
-  Status Wait();
+  Status Wait() EXCLUDES(mu_);
   // Whether a sync is asked for or running now (Wait would wait).
-  bool Running() const;
+  bool Running() const EXCLUDES(mu_);
 
  private:
-  void Run();
+  void Run() EXCLUDES(mu_);
 
   const std::function<Status()> sync_;
-  mutable std::mutex mu_;
-  std::condition_variable cv_;  // both ways: a sync asked for, a sync ended, stop
-  bool asked_ = false;          // guarded by mu_
-  bool running_ = false;        // guarded by mu_
-  bool stop_ = false;           // guarded by mu_
-  Status failure_;              // guarded by mu_; the first failure
-  std::thread thread_;          // last: started once the rest is ready
+  mutable Mutex mu_;
+  CondVar cv_;  // both ways: a sync asked for, a sync ended, stop
+  bool asked_ GUARDED_BY(mu_) = false;
+  bool running_ GUARDED_BY(mu_) = false;
+  bool stop_ GUARDED_BY(mu_) = false;
+  Status failure_ GUARDED_BY(mu_);  // the first failure
+  std::thread thread_;              // last: started once the rest is ready
 };
 
 }  // namespace verdict::journal

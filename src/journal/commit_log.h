@@ -1,15 +1,15 @@
 // CommitLog: what makes a durable group commit durable when the store's own WAL is written
 // without a sync. A file of fixed size, filled once with zeros, into which each group's
 // serialized WriteBatch is written as a frame and synced: an overwrite of blocks already
-// written, so an fdatasync flushes the frame alone, with no extent update (on this kind of VM
-// one device write fewer per commit, and on a journaling file system no journal commit).
+// written, so an fdatasync flushes the frame alone, with no extent update (one device write
+// fewer per commit, and on a journaling file system no journal commit).
 // The file is two halves, written in turn, a pass each under a new random generation. When one
 // half is full the journal goes on in the other, whose older pass must by then be durable in the
 // store: the journal syncs the store's WAL in the background from the moment a pass ends, so no
-// commit waits for that sync (2.5-10 ms each under the issue 7 overload, docs/PERFORMANCE.md,
-// session 24). Frames of an older generation beyond a pass's end are told apart by it. On open
-// the journal replays the frames the store lacks, from both halves.
-// Not thread-safe: the journal's committing thread owns it (groups are written one at a time).
+// commit waits for that sync (what it costs under overload: docs/PERFORMANCE.md). Frames of an
+// older generation beyond a pass's end are told apart by it. On open the journal replays the frames
+// the store lacks, from both halves. Not thread-safe: the journal's committing thread owns it
+// (groups are written one at a time).
 #pragma once
 
 #include <rocksdb/file_system.h>

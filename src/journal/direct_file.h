@@ -1,7 +1,7 @@
 // DirectRWFile: a file opened with O_DIRECT, for the journal's commit log. Each group commit
 // overwrites a few blocks and syncs them; through the page cache that is a copy, dirty-page
-// bookkeeping and a writeback pass inside fdatasync, and bypassing it took about a quarter less
-// CPU per write and sync on our VM (docs/PERFORMANCE.md, issue 7, session 21). Writes must be
+// bookkeeping and a writeback pass inside fdatasync, and bypassing it takes less CPU per write
+// and sync (docs/PERFORMANCE.md). Writes must be
 // whole aligned blocks from aligned memory (kDirectBlockBytes); the caller pads them. Sync is
 // fdatasync, which still flushes the device's cache. Reads go through the file system instead.
 // Owned by the CommitLog that opened it; not thread-safe: one writer, as the commit log has.

@@ -3,8 +3,6 @@
 #include <openssl/evp.h>
 #include <openssl/rand.h>
 
-#include <mutex>
-
 #include "journal/bytes.h"
 #include "journal/key_file.h"
 
@@ -103,7 +101,7 @@ Result<std::string> PayloadCipher::NewDataKey(uint32_t id) {
     return Internal("CSPRNG failure");
   }
   VERDICT_ASSIGN_OR_RETURN(std::string sealed, GcmSeal(kek_, nonce, DekAad(id), dek));
-  std::unique_lock lock(mu_);
+  WriterLock lock(mu_);
   deks_[id] = std::move(dek);
   active_id_ = id;
   has_active_ = true;
@@ -118,13 +116,13 @@ Status PayloadCipher::AddWrappedKey(uint32_t id, std::string_view wrapped) {
     return InvalidArgument("cannot unwrap data key " + std::to_string(id) +
                            ": wrong key-encryption key?");
   }
-  std::unique_lock lock(mu_);
+  WriterLock lock(mu_);
   deks_[id] = std::move(dek).value();
   return Status::Ok();
 }
 
 Result<std::string> PayloadCipher::Encrypt(uint64_t seq, std::string_view plaintext) const {
-  std::shared_lock lock(mu_);
+  ReaderLock lock(mu_);
   if (!has_active_) return Internal("no active data key");
   uint32_t id = active_id_;
   std::string nonce = RecordNonce(seq);
@@ -143,7 +141,7 @@ Result<std::string> PayloadCipher::Decrypt(uint64_t seq, std::string_view envelo
   std::string_view nonce = r.Raw(kNonceBytes);
   if (!r.ok()) return InvalidArgument("encrypted payload too short");
   if (nonce != RecordNonce(seq)) return InvalidArgument("encrypted payload has a foreign nonce");
-  std::shared_lock lock(mu_);
+  ReaderLock lock(mu_);
   auto it = deks_.find(id);
   if (it == deks_.end()) return NotFound("unknown data key " + std::to_string(id));
   return GcmOpen(it->second, nonce, RecordAad(seq, id), r.Raw(r.remaining()));

@@ -6,10 +6,10 @@
 #include <cstdint>
 #include <map>
 #include <memory>
-#include <shared_mutex>
 #include <string>
 #include <string_view>
 
+#include "common/mutex.h"
 #include "common/result.h"
 
 namespace verdict::journal {
@@ -24,23 +24,23 @@ class PayloadCipher {
 
   // Generates a random DEK with this id, makes it the one Encrypt uses, and returns its
   // wrapped form for the caller to persist before using it.
-  Result<std::string> NewDataKey(uint32_t id);
+  Result<std::string> NewDataKey(uint32_t id) EXCLUDES(mu_);
   // Unwraps a persisted DEK so records under it can be decrypted; fails on a wrong KEK.
-  Status AddWrappedKey(uint32_t id, std::string_view wrapped);
+  Status AddWrappedKey(uint32_t id, std::string_view wrapped) EXCLUDES(mu_);
 
   // dek_id u32 BE | nonce[12] | ciphertext | tag[16]; the nonce is 0x00000000 || seq BE, unique
   // per DEK because sequence numbers never repeat and every open makes a new DEK.
-  Result<std::string> Encrypt(uint64_t seq, std::string_view plaintext) const;
-  Result<std::string> Decrypt(uint64_t seq, std::string_view envelope) const;
+  Result<std::string> Encrypt(uint64_t seq, std::string_view plaintext) const EXCLUDES(mu_);
+  Result<std::string> Decrypt(uint64_t seq, std::string_view envelope) const EXCLUDES(mu_);
 
  private:
   explicit PayloadCipher(std::string kek) : kek_(std::move(kek)) {}
 
   const std::string kek_;
-  mutable std::shared_mutex mu_;
-  std::map<uint32_t, std::string> deks_;  // guarded by mu_
-  uint32_t active_id_ = 0;                // guarded by mu_
-  bool has_active_ = false;               // guarded by mu_
+  mutable SharedMutex mu_;
+  std::map<uint32_t, std::string> deks_ GUARDED_BY(mu_);
+  uint32_t active_id_ GUARDED_BY(mu_) = 0;
+  bool has_active_ GUARDED_BY(mu_) = false;
 };
 
 }  // namespace verdict::journal

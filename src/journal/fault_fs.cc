@@ -1,6 +1,5 @@
 #include "journal/fault_fs.h"
 
-#include <mutex>
 #include <string>
 
 namespace verdict::journal {
@@ -30,7 +29,7 @@ class FaultyFile : public rocksdb::FSWritableFileOwnerWrapper {
   rocksdb::IOStatus Append(const rocksdb::Slice& data, const rocksdb::IOOptions& options,
                            rocksdb::IODebugContext* dbg) override {
     if (fs_->fail_writes()) return NoSpace();
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     if (HoldUnsynced(data)) return rocksdb::IOStatus::OK();
     return FSWritableFileOwnerWrapper::Append(data, options, dbg);
   }
@@ -38,7 +37,7 @@ class FaultyFile : public rocksdb::FSWritableFileOwnerWrapper {
                            const rocksdb::DataVerificationInfo& info,
                            rocksdb::IODebugContext* dbg) override {
     if (fs_->fail_writes()) return NoSpace();
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     if (HoldUnsynced(data)) return rocksdb::IOStatus::OK();
     return FSWritableFileOwnerWrapper::Append(data, options, info, dbg);
   }
@@ -81,14 +80,15 @@ class FaultyFile : public rocksdb::FSWritableFileOwnerWrapper {
   }
 
   // Appends are held (not written) while the file system loses unsynced appends, and once
-  // any are held, so that the file's bytes stay in order. Under mu_.
-  bool HoldUnsynced(const rocksdb::Slice& data) {
+  // any are held, so that the file's bytes stay in order.
+  bool HoldUnsynced(const rocksdb::Slice& data) REQUIRES(mu_) {
     if (!fs_->lose_unsynced_appends() && held_.empty()) return false;
     held_.append(data.data(), data.size());
     return true;
   }
-  rocksdb::IOStatus WriteHeld(const rocksdb::IOOptions& options, rocksdb::IODebugContext* dbg) {
-    std::lock_guard lock(mu_);
+  rocksdb::IOStatus WriteHeld(const rocksdb::IOOptions& options, rocksdb::IODebugContext* dbg)
+      EXCLUDES(mu_) {
+    MutexLock lock(mu_);
     if (held_.empty()) return rocksdb::IOStatus::OK();
     std::string held;
     held.swap(held_);
@@ -97,8 +97,8 @@ class FaultyFile : public rocksdb::FSWritableFileOwnerWrapper {
 
   FaultInjectingFileSystem* fs_;
   const bool is_wal_;  // a RocksDB WAL file (NNNNNN.log)
-  std::mutex mu_;
-  std::string held_;  // guarded by mu_; appended, not yet synced: lost if closed unsynced
+  Mutex mu_;
+  std::string held_ GUARDED_BY(mu_);  // appended, not yet synced: lost if closed unsynced
 };
 
 // The commit log's file: written at offsets, never appended to.
@@ -139,21 +139,21 @@ rocksdb::IOStatus FaultInjectingFileSystem::NewRandomRWFile(
 
 void FaultInjectingFileSystem::set_block_wal_syncs(bool block) {
   {
-    std::lock_guard lock(block_mu_);
+    MutexLock lock(block_mu_);
     block_wal_syncs_ = block;
   }
-  unblocked_cv_.notify_all();
+  unblocked_cv_.SignalAll();
 }
 
 int FaultInjectingFileSystem::blocked_wal_syncs() {
-  std::lock_guard lock(block_mu_);
+  MutexLock lock(block_mu_);
   return blocked_wal_syncs_;
 }
 
 void FaultInjectingFileSystem::WaitWhileWalSyncsBlocked() {
-  std::unique_lock lock(block_mu_);
+  MutexLock lock(block_mu_);
   ++blocked_wal_syncs_;
-  unblocked_cv_.wait(lock, [this] { return !block_wal_syncs_; });
+  while (block_wal_syncs_) unblocked_cv_.Wait(block_mu_);
   --blocked_wal_syncs_;
 }
 

@@ -6,10 +6,10 @@
 #include <rocksdb/file_system.h>
 
 #include <atomic>
-#include <condition_variable>
 #include <memory>
-#include <mutex>
 #include <string>
+
+#include "common/mutex.h"
 
 namespace verdict::journal {
 
@@ -31,9 +31,9 @@ class FaultInjectingFileSystem : public rocksdb::FileSystemWrapper {
   bool fail_wal_syncs() const { return fail_wal_syncs_.load(); }
   // While set, Sync/Fsync of the store's WAL files wait (then fail if syncs fail by then): a
   // sync that takes as long as the test wants. blocked_wal_syncs() counts those waiting now.
-  void set_block_wal_syncs(bool block);
-  int blocked_wal_syncs();
-  void WaitWhileWalSyncsBlocked();
+  void set_block_wal_syncs(bool block) EXCLUDES(block_mu_);
+  int blocked_wal_syncs() EXCLUDES(block_mu_);
+  void WaitWhileWalSyncsBlocked() EXCLUDES(block_mu_);
   // While set, appends to files written front to back (the store's WAL, tables, manifest) are
   // held in memory until the file's next Sync or Fsync, and lost if it is closed first: what a
   // power failure does to writes never synced, for tests of what the commit log must restore.
@@ -63,10 +63,10 @@ class FaultInjectingFileSystem : public rocksdb::FileSystemWrapper {
   std::atomic<bool> fail_writes_{false};
   std::atomic<bool> fail_syncs_{false};
   std::atomic<bool> fail_wal_syncs_{false};
-  std::mutex block_mu_;
-  std::condition_variable unblocked_cv_;
-  bool block_wal_syncs_ = false;  // guarded by block_mu_
-  int blocked_wal_syncs_ = 0;     // guarded by block_mu_
+  Mutex block_mu_;
+  CondVar unblocked_cv_;
+  bool block_wal_syncs_ GUARDED_BY(block_mu_) = false;
+  int blocked_wal_syncs_ GUARDED_BY(block_mu_) = 0;
   std::atomic<bool> lose_unsynced_appends_{false};
   std::atomic<uint64_t> injected_{0};
 };

@@ -1,7 +1,7 @@
 // GroupPacer: how long the journal's writer waits for more entries before it takes a group.
-// Every group costs one WAL write and one fdatasync whatever its size: on the benchmark VM
-// about 100 µs of the engine's CPU, three device round trips, and host-side I/O work that
-// counts against the VM's CPU quota (docs/PERFORMANCE.md, issue 7). At a high arrival rate a
+// Every group costs one WAL write and one fdatasync whatever its size: CPU time, device round
+// trips, and on a virtual machine host-side I/O work that counts against its CPU quota
+// (docs/PERFORMANCE.md). At a high arrival rate a
 // short wait gathers several more entries into each sync; at a low rate it would only add
 // latency, so the pacer waits only while the rate measured over the last window is at least
 // `min_rate_per_s`.

@@ -11,11 +11,12 @@
 #include <cstring>
 #include <functional>
 #include <memory>
-#include <mutex>
+#include <mutex>  // std::call_once
 #include <new>
-#include <shared_mutex>
 #include <string_view>
 #include <vector>
+
+#include "common/mutex.h"
 
 namespace verdict::journal {
 namespace {
@@ -67,7 +68,7 @@ class HashVectorRep : public MemTableRep {
   void Insert(KeyHandle handle) override {
     const char* key = static_cast<const char*>(handle);
     if (!hashed_) {
-      std::unique_lock lock(mu_);
+      WriterLock lock(mu_);
       size_t capacity = entries_.capacity();
       entries_.push_back({key, 0});
       if (entries_.capacity() != capacity) UpdateBytes();
@@ -75,7 +76,7 @@ class HashVectorRep : public MemTableRep {
     }
     Slice prefix = PrefixOfEntry(key);
     uint64_t hash = Hash(prefix);
-    std::unique_lock lock(mu_);
+    WriterLock lock(mu_);
     if ((used_slots_ + 1) * 2 > slots_.size()) Grow();
     Slot& slot = slots_[FindSlot(prefix, hash)];
     if (slot.head == 0) {
@@ -90,7 +91,7 @@ class HashVectorRep : public MemTableRep {
   }
 
   bool Contains(const char* key) const override {
-    std::shared_lock lock(mu_);
+    ReaderLock lock(mu_);
     if (!hashed_) {
       return std::any_of(entries_.begin(), entries_.end(),
                          [&](const Entry& e) { return compare_(e.key, key) == 0; });
@@ -104,7 +105,7 @@ class HashVectorRep : public MemTableRep {
   }
 
   void MarkReadOnly() override {
-    std::unique_lock lock(mu_);
+    WriterLock lock(mu_);
     read_only_ = true;
   }
 
@@ -113,7 +114,7 @@ class HashVectorRep : public MemTableRep {
   Iterator* GetIterator(rocksdb::Arena* arena) override {
     bool read_only = false;
     {
-      std::shared_lock lock(mu_);
+      ReaderLock lock(mu_);
       read_only = read_only_;
     }
     if (read_only) {
@@ -229,7 +230,7 @@ class HashVectorRep : public MemTableRep {
   SortedIterator* MakeIterator(rocksdb::Arena* arena, SortedIterator::Order order,
                                const std::vector<const char*>* shared) {
     if (arena == nullptr) return new SortedIterator(this, order, shared);
-    std::lock_guard lock(iterator_memory_mu_);
+    MutexLock lock(iterator_memory_mu_);
     iterator_memory_.push_back(std::make_unique<IteratorMemory>());
     return new (iterator_memory_.back()->bytes) SortedIterator(this, order, shared);
   }
@@ -243,8 +244,8 @@ class HashVectorRep : public MemTableRep {
     return std::hash<std::string_view>{}(std::string_view(prefix.data(), prefix.size()));
   }
 
-  // The slot holding `prefix`, or the empty slot where it would go. Caller holds mu_.
-  size_t FindSlot(const Slice& prefix, uint64_t hash) const {
+  // The slot holding `prefix`, or the empty slot where it would go.
+  size_t FindSlot(const Slice& prefix, uint64_t hash) const REQUIRES_SHARED(mu_) {
     const size_t mask = slots_.size() - 1;
     for (size_t i = hash & mask;; i = (i + 1) & mask) {
       const Slot& slot = slots_[i];
@@ -254,7 +255,7 @@ class HashVectorRep : public MemTableRep {
   }
 
   // Doubles the table (prefixes are distinct, so reinserting needs no key comparison).
-  void Grow() {
+  void Grow() REQUIRES(mu_) {
     std::vector<Slot> grown(slots_.size() * 2);
     const size_t mask = grown.size() - 1;
     for (const Slot& slot : slots_) {
@@ -267,8 +268,7 @@ class HashVectorRep : public MemTableRep {
     UpdateBytes();
   }
 
-  // Caller holds mu_ exclusively.
-  void UpdateBytes() {
+  void UpdateBytes() REQUIRES(mu_) {
     bytes_.store(slots_.capacity() * sizeof(Slot) + entries_.capacity() * sizeof(Entry),
                  std::memory_order_relaxed);
   }
@@ -277,7 +277,7 @@ class HashVectorRep : public MemTableRep {
   std::vector<const char*> SortedEntries(const Slice* prefix) const {
     std::vector<const char*> keys;
     {
-      std::shared_lock lock(mu_);
+      ReaderLock lock(mu_);
       if (prefix == nullptr) {
         keys.reserve(entries_.size());
         for (const Entry& e : entries_) keys.push_back(e.key);
@@ -358,17 +358,18 @@ class HashVectorRep : public MemTableRep {
   const rocksdb::SliceTransform* prefix_extractor_;
   const bool bytewise_;  // the user comparator is RocksDB's bytewise one: SortBytewise applies
   const bool hashed_;    // false: no hash table; a point read or prefix seek scans every entry
-  mutable std::shared_mutex mu_;  // guards entries_, slots_, used_slots_, read_only_
-  std::vector<Entry> entries_;
-  std::vector<Slot> slots_;  // open addressing, linear probing; size a power of two
-  size_t used_slots_ = 0;
-  bool read_only_ = false;
+  mutable SharedMutex mu_;
+  std::vector<Entry> entries_ GUARDED_BY(mu_);
+  // Open addressing, linear probing; size a power of two.
+  std::vector<Slot> slots_ GUARDED_BY(mu_);
+  size_t used_slots_ GUARDED_BY(mu_) = 0;
+  bool read_only_ GUARDED_BY(mu_) = false;
   std::atomic<size_t> bytes_{0};  // slots_ and entries_ (readable without mu_)
   struct IteratorMemory {
     alignas(SortedIterator) std::byte bytes[sizeof(SortedIterator)];
   };
-  std::mutex iterator_memory_mu_;
-  std::vector<std::unique_ptr<IteratorMemory>> iterator_memory_;
+  Mutex iterator_memory_mu_;
+  std::vector<std::unique_ptr<IteratorMemory>> iterator_memory_ GUARDED_BY(iterator_memory_mu_);
   std::once_flag sorted_once_;
   std::vector<const char*> sorted_;  // every entry, sorted, once read-only
 };

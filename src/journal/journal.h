@@ -1,26 +1,19 @@
-// Journal: the durable, hash-chained decision journal with group commit. Enqueue assigns the
-// sequence number in the caller's order and returns at once; a writer thread prepares queued
-// entries in sequence order, many per RocksDB WriteBatch (at high arrival rates it first waits
-// up to group_delay_us for more, unless an urgent entry waits), and writes and syncs each batch
-// itself or, under a backlog, hands it to a committer thread while it prepares the next; with
-// commit_on_event_loop, an event-loop thread that enqueued while the writer was idle commits its
-// turn's entries itself. The thread that wrote a group runs its callbacks.
-// Thread-safe; owns its writer and committer threads (and, with a commit log, the thread that
-// syncs the store's WAL after each of the log's passes), store, signer and cipher.
+// Journal: the durable, hash-chained decision journal with group commit; the façade over its
+// parts. Enqueue assigns the sequence number in the caller's order and returns at once; group
+// commit (group_commit.h) writes queued entries in sequence order, many per group, on its writer
+// thread, its committer thread or, with commit_on_event_loop, the event-loop thread that enqueued
+// them, and the thread that wrote a group runs its callbacks. Storage is behind JournalBackend
+// (journal_backend.h; RocksDB today). Reads, the registry and recovery are in journal_reads.cc,
+// journal_registry.cc and journal_recovery.cc.
+// Thread-safe; owns its group commit (and its threads), backend, signer and cipher.
 #pragma once
 
-#include <condition_variable>
 #include <cstdint>
-#include <deque>
 #include <functional>
-#include <map>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <thread>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -28,16 +21,21 @@
 #include "common/metrics.h"
 #include "common/result.h"
 #include "journal/admin_event.h"
-#include "journal/background_sync.h"
 #include "journal/checkpoint.h"
-#include "journal/commit_log.h"
-#include "journal/envelope.h"
-#include "journal/group_pacer.h"
 #include "journal/merkle.h"
 #include "journal/record.h"
-#include "journal/store.h"
+
+// Only a pointer to it is kept here (JournalOptions::file_system): includers need no RocksDB.
+namespace rocksdb {
+class FileSystem;
+}  // namespace rocksdb
 
 namespace verdict::journal {
+
+class GroupCommit;
+struct JournalHead;
+class JournalBackend;
+class PayloadCipher;
 
 enum class Durability {
   kSync,   // a callback reports success only after the group is fsynced (I1): the store's WAL,
@@ -129,7 +127,7 @@ struct StoredRecord {
   bool durable = true;  // false: enqueued, its group not yet committed
 };
 
-// What a request with an already-seen transaction id is (issue 5, idempotency).
+// What a request with an already-seen transaction id is (idempotency).
 enum class Idempotency {
   kNew,       // not journaled or pending: decide it
   kReplay,    // same canonical input: answer with the stored decision (HTTP 200)
@@ -181,7 +179,7 @@ class Journal {
   Status health() const;              // Ok, or kUnavailable with the reason
   uint64_t durable_sequence() const;  // the last committed seq (0: none)
   // Whether the commit log is written with O_DIRECT (false without a commit log).
-  bool commit_log_direct_io() const { return commit_log_ && commit_log_->direct_io(); }
+  bool commit_log_direct_io() const { return commit_log_direct_io_; }
   // Entries enqueued and not yet durable (queued or in the group being written); 0 once the
   // journal has failed closed.
   uint64_t backlog() const;
@@ -238,132 +236,26 @@ class Journal {
   bool IdleForTesting() const;
 
  private:
-  struct Pending;
   explicit Journal(const JournalOptions& options);
+  // Opens the backend and the signer, checks the chain's head, loads the data keys and replays
+  // account state (on_recovered_state); then starts group commit where the chain ends.
   Status Recover();
-  // Null unless options_.background_idle_us > 0 and the process may raise threads again.
-  std::shared_ptr<BackgroundPriority> MakeBackgroundPriority();
-  struct PreparedGroup;
-  // The writer thread takes groups from the queue and prepares them (PrepareGroup); a group
-  // is written and synced (CommitPrepared) by the committer thread while the writer prepares
-  // the next (only under a backlog: kPipelineMinQueued), or by the writer itself when nothing
-  // else is queued (no hand-off at low load).
-  // Groups are written strictly in sequence order, one at a time. With commit_on_event_loop a
-  // loop thread may take and commit a group itself (CommitOnLoop) while neither the writer nor
-  // the committer holds one; whoever holds a group is recorded under mu_.
-  void WriterLoop();
-  // Idle work of the event loop that enqueued: commits the queue on this thread, or wakes the
-  // writer when it or the committer holds a group.
-  void CommitOnLoop();
-  // Under mu_: moves up to max_group_size queued entries into `group`.
-  void TakeGroupLocked(std::vector<std::shared_ptr<Pending>>& group);
-  // The spare PreparedGroup's buffers (or a new one), and back when a group was not written.
-  std::unique_ptr<PreparedGroup> TakeSpare();
-  void ReturnSpare(std::unique_ptr<PreparedGroup> prepared);
-  // Under mu_: the writer, the committer or a loop thread holds a group.
-  bool GroupHeldLocked() const;
-  // Writes and syncs `prepared` on this thread, after any group the committer holds.
-  void CommitHere(std::unique_ptr<PreparedGroup> prepared);
-  void CommitterLoop();
-  // False when there is nothing to write or the group was already answered (failure).
-  bool PrepareGroup(std::vector<std::shared_ptr<Pending>>& group, PreparedGroup& out);
-  void HandOver(std::unique_ptr<PreparedGroup> prepared, bool stop);
-  void CommitPrepared(PreparedGroup& prepared);
-  // Writes a group's batch to the store and makes it durable as options_ ask: by the store's
-  // WAL sync, or by a commit log frame. `first_seq` > `last_seq` for a group without records.
-  Status WriteGroup(rocksdb::WriteBatch& batch, uint64_t first_seq, uint64_t last_seq);
-  // On open: writes the commit log's frames the store lacks into it (synced), then opens the
-  // log for writing, or removes it when this run has none.
-  Status ReplayCommitLog();
-  // Under commit_mu_; takes mu_ (order: commit_mu_, then mu_) and wakes the writer when idle.
-  void SetCommitterBusy(bool busy);
-  // The writer prepares a group while the committer writes one only once this many wait.
-  static constexpr size_t kPipelineMinQueued = 64;
-  void PutDecisionIndexes(const Pending& p, const std::string& seq_key,
-                          rocksdb::WriteBatch& batch) const;
-  // Records whose by_account index keys start with `prefix`, newest first.
-  Result<std::vector<JournalRecord>> ListIndexed(const std::string& prefix, size_t limit,
-                                                 uint64_t before_seq) const;
-  // Ok, or kUnavailable when free space is below options_.min_free_bytes. `batch_bytes`: what
-  // the group about to be written adds.
-  Status CheckFreeSpace(size_t batch_bytes);
-  void FailClosed(const Status& cause, std::vector<std::shared_ptr<Pending>>& group);
-  bool CheckpointDueByTime() const;
-  Result<bool> TransactionCommitted(const std::string& txn_key) const;
+  // Refuses to extend a chain whose end the backend cannot vouch for.
+  Status CheckHead(const std::optional<JournalHead>& head) const;
+  // Records indexed under (tenant, account), newest first (ListByAccount, ListAdminEvents).
+  Result<std::vector<JournalRecord>> ListIndexed(std::string_view tenant, std::string_view account,
+                                                 size_t limit, uint64_t before_seq) const;
 
   const JournalOptions options_;
   const Clock& clock_;
-  std::unique_ptr<JournalStore> store_;
-  std::unique_ptr<CommitLog> commit_log_;  // null unless kSync with commit_log_bytes
-  // Syncs the store's WAL over each commit log pass as it ends (WriteGroup); with commit_log_.
-  // After store_, so that it is joined before the store closes.
-  std::unique_ptr<BackgroundSync> wal_sync_;
+  std::unique_ptr<JournalBackend> backend_;
   std::unique_ptr<CheckpointSigner> signer_;
   std::unique_ptr<PayloadCipher> cipher_;  // null when not encrypting
+  bool commit_log_direct_io_ = false;
   double recovery_seconds_ = 0;
-
-  mutable std::mutex mu_;
-  std::condition_variable work_cv_;             // writer waits for entries
-  std::condition_variable not_full_cv_;         // Enqueue waits for room
-  std::condition_variable started_cv_;          // Open waits for writer_started_
-  std::deque<std::shared_ptr<Pending>> queue_;  // guarded by mu_
-  // Keyed by a view of the entry's own Pending::txn_key (no key copy per decision); an entry
-  // leaves the map when its Pending commits, or is replaced, key and value together.
-  std::unordered_map<std::string_view, std::shared_ptr<Pending>> pending_txn_;  // guarded by mu_
-  std::multimap<uint64_t, std::function<void(const Status&)>> waiters_;         // guarded by mu_
-  uint64_t next_seq_ = 1;                                                       // guarded by mu_
-  uint64_t committed_gen_ = 0;     // guarded by mu_; bumped whenever entries leave pending_txn_
-  uint64_t durable_seq_ = 0;       // guarded by mu_
-  Digest durable_hash_{};          // guarded by mu_
-  Status failure_;                 // guarded by mu_; non-ok once failed closed
-  bool stopping_ = false;          // guarded by mu_
-  bool committer_busy_ = false;    // guarded by mu_; the committer holds or writes a group
-  bool urgent_queued_ = false;     // guarded by mu_; an urgent entry waits in queue_
-  bool writer_started_ = false;    // guarded by mu_; the writer has reached its loop
-  bool writer_has_group_ = false;  // guarded by mu_; the writer is taking or holds a group
-  bool loop_has_group_ = false;    // guarded by mu_; a loop thread holds a group (CommitOnLoop)
-
-  GroupPacer pacer_;            // guarded by mu_
-  const uint64_t instance_id_;  // unique in the process: names this journal in thread-local state
-
-  // State of the thread that holds the group being prepared (the writer, or a loop thread in
-  // CommitOnLoop; mu_ hands it over): the chain as prepared, ahead of what is durable
-  // (durable_hash_) by the groups being written, handed over and prepared (at most three).
-  Digest chain_hash_{};
-  CompactMerkle merkle_;
-  uint64_t checkpoint_size_ = 0;
-  int64_t checkpoint_time_us_ = 0;
-
-  // Free-space check state, touched only by the thread committing a group (groups are
-  // committed one at a time, the hand-off under commit_mu_ ordering them).
-  int64_t space_checked_ns_ = 0;      // when statvfs last ran (0: never)
-  uint64_t space_free_bytes_ = 0;     // what it found
-  uint64_t written_since_check_ = 0;  // batch bytes written since
-
-  // Hand-off from the writer to the committer.
-  std::mutex commit_mu_;
-  // Two condition variables, so that each wake-up is for a thread that has something to do:
-  // on this project's VM every needless wake-up is a context switch costing tens of µs.
-  std::condition_variable committer_cv_;      // the committer waits for a group (or the stop)
-  std::condition_variable writer_cv_;         // the writer waits for the committer to be free
-  std::unique_ptr<PreparedGroup> to_commit_;  // guarded by commit_mu_; waits for the committer
-  std::unique_ptr<PreparedGroup> spare_;      // guarded by commit_mu_; buffers for the next one
-  bool committing_ = false;                   // guarded by commit_mu_; a group is being written
-  bool commit_stop_ = false;                  // guarded by commit_mu_
-
-  Counter* commits_total_ = nullptr;
-  Counter* loop_commits_total_ = nullptr;
-  Counter* records_total_ = nullptr;
-  Counter* failures_total_ = nullptr;
-  Histogram* group_size_ = nullptr;
-  Histogram* commit_seconds_ = nullptr;
-  Histogram* wal_sync_seconds_ = nullptr;
-  Counter* wal_sync_waits_total_ = nullptr;
-  Gauge* recovery_gauge_ = nullptr;
-  Gauge* healthy_gauge_ = nullptr;
-
-  std::thread writer_;
-  std::thread committer_;
+  // Last: destroyed first, so that its threads commit what is queued and stop before the
+  // backend closes.
+  std::unique_ptr<GroupCommit> commit_;
 };
 
 }  // namespace verdict::journal

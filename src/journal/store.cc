@@ -176,7 +176,7 @@ Result<std::unique_ptr<JournalStore>> JournalStore::Open(const StoreOptions& opt
   }
 }
 
-// Format 1 (before 2026-12-03) keyed by_account entries by seq ascending; format 2 by ~seq, so
+// Format 1 keyed by_account entries by seq ascending; format 2 by ~seq, so
 // that a forward prefix iteration lists newest first. Rewrites a format-1 index in one batch.
 Status JournalStore::UpgradeFormat() {
   VERDICT_ASSIGN_OR_RETURN(std::optional<std::string> format, Get(Cf::kMeta, kMetaFormatKey));

@@ -1,0 +1,122 @@
+// The journal's read API: committed records by sequence, decision id, transaction (with the
+// pending ones), account and tenant (admin events); account state; checkpoints and inclusion
+// proofs. Reads go to the backend and never wait for group commit.
+#include "journal/envelope.h"
+#include "journal/group_commit.h"
+#include "journal/hash_chain.h"
+#include "journal/journal.h"
+#include "journal/journal_backend.h"
+#include "journal/store.h"
+#include "journal/stored_record.h"
+
+namespace verdict::journal {
+
+Result<std::optional<JournalRecord>> Journal::ReadRecord(uint64_t seq) const {
+  VERDICT_ASSIGN_OR_RETURN(std::optional<std::string> stored, backend_->ReadEntry(seq));
+  if (!stored) return std::optional<JournalRecord>();
+  VERDICT_ASSIGN_OR_RETURN(JournalRecord record, DecodeStoredEntry(*stored, cipher_.get()));
+  if (record.seq != seq) {
+    return Internal("journal record " + std::to_string(seq) + " is stored under a wrong key");
+  }
+  return std::optional<JournalRecord>(std::move(record));
+}
+
+Result<std::optional<JournalRecord>> Journal::FindByDecisionId(const Uuid& decision_id) const {
+  VERDICT_ASSIGN_OR_RETURN(std::optional<uint64_t> seq, backend_->FindByDecisionId(decision_id));
+  if (!seq) return std::optional<JournalRecord>();
+  return ReadRecord(*seq);
+}
+
+Result<std::optional<StoredRecord>> Journal::FindByTransaction(
+    std::string_view tenant, std::string_view transaction_id) const {
+  std::string key = TransactionKey(tenant, transaction_id);
+  if (std::optional<JournalRecord> pending = commit_->FindPending(key)) {
+    return std::optional<StoredRecord>(StoredRecord{std::move(*pending), false});
+  }
+  VERDICT_ASSIGN_OR_RETURN(std::optional<uint64_t> seq, backend_->FindByTransaction(key));
+  if (!seq) return std::optional<StoredRecord>();
+  VERDICT_ASSIGN_OR_RETURN(std::optional<JournalRecord> record, ReadRecord(*seq));
+  if (!record) return Internal("transaction index points at a missing record");
+  return std::optional<StoredRecord>(StoredRecord{std::move(*record), true});
+}
+
+Result<IdempotencyCheck> Journal::CheckIdempotency(std::string_view tenant,
+                                                   std::string_view transaction_id,
+                                                   std::string_view canonical_input) const {
+  VERDICT_ASSIGN_OR_RETURN(std::optional<StoredRecord> existing,
+                           FindByTransaction(tenant, transaction_id));
+  IdempotencyCheck check;
+  if (!existing) return check;
+  check.verdict = existing->record.input_sha256 == Sha256(canonical_input) ? Idempotency::kReplay
+                                                                           : Idempotency::kConflict;
+  check.existing = std::move(existing);
+  return check;
+}
+
+Result<std::vector<JournalRecord>> Journal::ListAdminEvents(std::string_view tenant, size_t limit,
+                                                            uint64_t before_seq) const {
+  return ListIndexed(tenant, {}, limit, before_seq);
+}
+
+Result<std::vector<JournalRecord>> Journal::ListByAccount(std::string_view tenant,
+                                                          std::string_view account, size_t limit,
+                                                          uint64_t before_seq) const {
+  if (account.empty()) return std::vector<JournalRecord>{};  // the admin events' index
+  return ListIndexed(tenant, account, limit, before_seq);
+}
+
+Result<std::vector<JournalRecord>> Journal::ListIndexed(std::string_view tenant,
+                                                        std::string_view account, size_t limit,
+                                                        uint64_t before_seq) const {
+  std::vector<JournalRecord> out;
+  if (limit == 0 || before_seq <= 1) return out;
+  VERDICT_RETURN_IF_ERROR(
+      backend_->ScanIndex(tenant, account, before_seq, [&](uint64_t seq) -> Result<bool> {
+        VERDICT_ASSIGN_OR_RETURN(std::optional<JournalRecord> record, ReadRecord(seq));
+        if (record) out.push_back(std::move(*record));
+        return out.size() < limit;
+      }));
+  return out;
+}
+
+Result<std::optional<std::string>> Journal::GetAccountState(std::string_view key) const {
+  return backend_->GetState(key);
+}
+
+Status Journal::ForEachAccountState(
+    const std::function<Status(std::string_view key, std::string_view value)>& fn) const {
+  return backend_->ForEachState(fn);
+}
+
+Result<std::optional<Checkpoint>> Journal::LatestCheckpoint() const {
+  return backend_->LatestCheckpoint();
+}
+
+Result<InclusionProof> Journal::ProveInclusion(uint64_t seq, uint64_t tree_size) const {
+  if (seq == 0 || seq > tree_size || tree_size > durable_sequence()) {
+    return InvalidArgument("need 1 <= seq <= tree_size <= durable sequence");
+  }
+  std::vector<Digest> leaves;
+  leaves.reserve(tree_size);
+  uint64_t expected = 1;
+  VERDICT_RETURN_IF_ERROR(
+      backend_->ScanEntries(1, [&](uint64_t stored_seq, std::string_view stored) -> Result<bool> {
+        if (stored_seq != expected) {
+          return Internal("journal record " + std::to_string(expected) + " is missing");
+        }
+        VERDICT_ASSIGN_OR_RETURN(EntryView entry, DecodeEntry(stored));
+        leaves.push_back(MerkleLeafHash(AsBytes(entry.record_hash)));
+        ++expected;
+        return expected <= tree_size;
+      }));
+  if (leaves.size() != tree_size) return Internal("journal has fewer records than its head");
+  InclusionProof proof;
+  proof.seq = seq;
+  proof.tree_size = tree_size;
+  proof.leaf_hash = leaves[seq - 1];
+  proof.path = MerkleInclusionProof(leaves, seq - 1);
+  proof.root = MerkleRoot(leaves);
+  return proof;
+}
+
+}  // namespace verdict::journal

@@ -1,0 +1,101 @@
+// Journal::Recover: what Journal::Open does before group commit starts.
+#include <spdlog/spdlog.h>
+
+#include "journal/envelope.h"
+#include "journal/group_commit.h"
+#include "journal/hash_chain.h"
+#include "journal/head.h"
+#include "journal/journal.h"
+#include "journal/rocks_backend.h"
+
+namespace verdict::journal {
+
+Status Journal::Recover() {
+  int64_t start_ns = clock_.MonotonicNanos();
+  Gauge* recovery_gauge = nullptr;
+  if (MetricsRegistry* m = options_.metrics) {
+    recovery_gauge = m->GetGauge("verdict_journal_recovery_seconds",
+                                 "Time the last start spent recovering from the journal.");
+  }
+  // The backend is whole once open (a commit log's frames the store lacked are replayed).
+  VERDICT_ASSIGN_OR_RETURN(std::unique_ptr<RocksJournalBackend> rocks,
+                           RocksJournalBackend::Open(options_));
+  commit_log_direct_io_ = rocks->commit_log_direct_io();
+  backend_ = std::move(rocks);
+  VERDICT_ASSIGN_OR_RETURN(signer_, CheckpointSigner::LoadOrCreate(options_.data_dir));
+
+  VERDICT_ASSIGN_OR_RETURN(std::optional<JournalHead> head, backend_->ReadHead());
+  VERDICT_RETURN_IF_ERROR(CheckHead(head));
+  GroupCommit::ChainStart start;
+  if (head) {
+    start.last_seq = head->last_seq;
+    start.last_hash = head->last_hash;
+    start.merkle = std::move(head->merkle);
+  }
+  {
+    Result<std::optional<Checkpoint>> cp = backend_->LatestCheckpoint();
+    if (!cp.ok()) {
+      // DecodeCheckpoint refuses the bytes with kInvalidArgument; anything else is the read's.
+      if (cp.status().code() != StatusCode::kInvalidArgument) return cp.status();
+      return Status(StatusCode::kFailedPrecondition, "latest checkpoint is corrupt");
+    }
+    if (*cp) start.checkpoint_size = (*cp)->tree_size;
+  }
+
+  if (!options_.kek_file.empty()) {
+    VERDICT_ASSIGN_OR_RETURN(cipher_, PayloadCipher::FromKekFile(options_.kek_file));
+    uint32_t max_id = 0;
+    VERDICT_RETURN_IF_ERROR(backend_->LoadDataKeys(*cipher_, &max_id));
+    // A fresh data key per open keeps (key, nonce = seq) pairs unique even if a crash lost the
+    // tail of a previous run whose sequence numbers are now reused.
+    VERDICT_ASSIGN_OR_RETURN(std::string wrapped, cipher_->NewDataKey(max_id + 1));
+    VERDICT_RETURN_IF_ERROR(backend_->PutDataKey(max_id + 1, wrapped));
+  }
+
+  if (options_.on_recovered_state) {
+    VERDICT_RETURN_IF_ERROR(backend_->ForEachState(options_.on_recovered_state));
+  }
+
+  const uint64_t last_seq = start.last_seq;
+  commit_ =
+      std::make_unique<GroupCommit>(options_, *backend_, *signer_, cipher_.get(), std::move(start));
+  recovery_seconds_ = static_cast<double>(clock_.MonotonicNanos() - start_ns) / 1e9;
+  if (recovery_gauge) recovery_gauge->Set(recovery_seconds_);
+  spdlog::info("journal: recovered {} records from {} in {:.3f} s; checkpoint key {}", last_seq,
+               options_.data_dir, recovery_seconds_,
+               ToHex(std::string_view(reinterpret_cast<const char*>(signer_->public_key().data()),
+                                      signer_->public_key().size())));
+  if (options_.durability == Durability::kAsync) {
+    spdlog::warn(
+        "journal: durability = \"async\": decisions are acknowledged BEFORE they are on "
+        "disk and can be lost on power failure; use only for benchmarks");
+  }
+  return Status::Ok();
+}
+
+Status Journal::CheckHead(const std::optional<JournalHead>& head) const {
+  const uint64_t last_seq = head ? head->last_seq : 0;
+  // The head and the records are written in one group, so they agree unless the store was
+  // altered; refuse to extend a chain whose end we cannot vouch for.
+  if (last_seq > 0) {
+    VERDICT_ASSIGN_OR_RETURN(std::optional<std::string> last, backend_->ReadEntry(last_seq));
+    if (!last) {
+      return Status(StatusCode::kFailedPrecondition,
+                    "journal head names record " + std::to_string(last_seq) +
+                        ", which is missing; run `verdict audit verify`");
+    }
+    Result<EntryView> entry = DecodeEntry(*last);
+    if (!entry.ok() || entry->record_hash != head->last_hash || entry->seq != last_seq) {
+      return Status(StatusCode::kFailedPrecondition,
+                    "journal head does not match the last record; run `verdict audit verify`");
+    }
+  }
+  VERDICT_ASSIGN_OR_RETURN(std::optional<std::string> beyond, backend_->ReadEntry(last_seq + 1));
+  if (beyond) {
+    return Status(StatusCode::kFailedPrecondition,
+                  "journal has records beyond its head; run `verdict audit verify`");
+  }
+  return Status::Ok();
+}
+
+}  // namespace verdict::journal
