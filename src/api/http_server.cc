@@ -36,6 +36,7 @@
 #include <vector>
 
 #include "api/connection_deadlines.h"
+#include "api/error_response.h"
 #include "common/clock.h"
 #include "common/event_loop.h"
 #include "common/tenant_map.h"
@@ -187,6 +188,19 @@ ReadFailure ClassifyReadError(beast::error_code ec, const HttpServerOptions& opt
             true};
   }
   return {400, "malformed HTTP request: " + ec.message(), false};
+}
+
+// The answer to a read that failed with a status: 413 and 431 are HTTP's own answers, the rest
+// an invalid request.
+HttpResponse ReadFailureResponse(const ReadFailure& failure) {
+  switch (failure.status) {
+    case 413:
+      return ErrorResponse(InputTooLarge(failure.message));
+    case 431:
+      return ErrorResponse(kHttpHeaderFieldsTooLarge, InputTooLarge(failure.message));
+    default:
+      return ErrorResponse(InvalidArgument(failure.message));
+  }
 }
 
 // The subject of the client certificate that the handshake verified, as an RFC 4514 string
@@ -455,9 +469,9 @@ class Session : public std::enable_shared_from_this<Session<Stream>>, public Tim
     if (ec) return OnReadError(ec);
     auto& header = parser_->get();
     if (auto length = parser_->content_length(); length && *length > options_.max_body_bytes) {
-      return RespondError(413, "payload_too_large",
-                          "body of " + std::to_string(*length) + " bytes exceeds the limit of " +
-                              std::to_string(options_.max_body_bytes),
+      return RespondError(ErrorResponse(InputTooLarge("body of " + std::to_string(*length) +
+                                                      " bytes exceeds the limit of " +
+                                                      std::to_string(options_.max_body_bytes))),
                           /*drain=*/true);
     }
     if (beast::iequals(header[http::field::expect], "100-continue")) {
@@ -486,12 +500,11 @@ class Session : public std::enable_shared_from_this<Session<Stream>>, public Tim
   void OnReadError(beast::error_code ec) {
     ReadFailure failure = ClassifyReadError(ec, options_);
     if (failure.status == 0) return Close();
-    RespondError(failure.status, failure.status == 413 ? "payload_too_large" : "invalid_argument",
-                 failure.message, failure.drain);
+    RespondError(ReadFailureResponse(failure), failure.drain);
   }
 
-  void RespondError(int status, std::string_view code, const std::string& message, bool drain) {
-    HttpResponse response = JsonErrorResponse(status, code, message);
+  void RespondError(HttpResponse response, bool drain) {
+    const int status = response.status;
     response.close = true;
     drain_after_close_ = drain;
     keep_alive_ = false;

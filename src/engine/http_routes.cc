@@ -16,13 +16,6 @@
 namespace verdict {
 namespace {
 
-HttpResponse ErrorResponse(const Status& status) {
-  HttpResponse response;
-  response.status = HttpStatusOf(status.code());
-  response.body = ErrorToJson(status);
-  return response;
-}
-
 // The caller a decision is made for: the authenticated tenant and principal (I7).
 Caller CallerOf(const HttpRequest& request) {
   return Caller{request.auth.tenant, request.auth.principal};
@@ -312,16 +305,10 @@ void RegisterEngineRoutes(Engine& engine, MetricsRegistry& metrics, Router& rout
     return CompileBundle(source, kFeatureNames, errors);
   };
   auto refused_bundle = [](const Status& status, const std::vector<Diagnostic>& errors) {
-    HttpResponse response;
-    response.status = HttpStatusOf(status.code());
-    JsonWriter w(response.body);
-    w.BeginObject().Key("error").BeginObject();
-    w.Key("code").String(StatusCodeName(status.code())).Key("message").String(status.message());
-    if (!status.field().empty()) w.Key("field").String(status.field());
-    w.Key("errors");
-    WriteDiagnosticsJson(errors, w);
-    w.EndObject().EndObject();
-    return response;
+    return ErrorResponse(status, [&errors](JsonWriter& w) {
+      w.Key("errors");
+      WriteDiagnosticsJson(errors, w);
+    });
   };
   router.Add(
       "POST", "/v1/policy:validate",
