@@ -170,9 +170,8 @@ bool TookPaymentMessage(Engine& engine, const HttpRequest& request, Responder& r
   return true;
 }
 
-}  // namespace
-
-void RegisterEngineRoutes(Engine& engine, MetricsRegistry& metrics, Router& router) {
+// Scoring: one transaction, or a batch (JSON, or a payment message of one or more).
+void RegisterScoringRoutes(Engine& engine, Router& router) {
   router.Add(
       "POST", "/v1/decisions",
       [&engine](HttpRequest&& request, Responder respond) {
@@ -214,7 +213,10 @@ void RegisterEngineRoutes(Engine& engine, MetricsRegistry& metrics, Router& rout
         if (!admitted.ok()) (*shared_respond)(Refused(engine, request, admitted));
       },
       kScorerDecisionBody);
+}
 
+// Reading decisions back: by id, by transaction, an account's latest.
+void RegisterDecisionLookupRoutes(Engine& engine, Router& router) {
   auto decision_response = [](Result<std::optional<Decision>> found, std::string_view what) {
     if (!found.ok()) return ErrorResponse(found.status());
     if (!*found) return ErrorResponse(NotFound("no decision for " + std::string(what)));
@@ -264,7 +266,10 @@ void RegisterEngineRoutes(Engine& engine, MetricsRegistry& metrics, Router& rout
         respond(std::move(response));
       },
       kAnalystRead);
+}
 
+// The policy in force, and checking or activating a bundle.
+void RegisterPolicyRoutes(Engine& engine, Router& router) {
   router.Add(
       "GET", "/v1/policy",
       [&engine](HttpRequest&& request, Responder respond) {
@@ -339,7 +344,10 @@ void RegisterEngineRoutes(Engine& engine, MetricsRegistry& metrics, Router& rout
         respond(std::move(response));
       },
       kAdminJson);
+}
 
+// Liveness, readiness and metrics.
+void RegisterHealthRoutes(Engine& engine, MetricsRegistry& metrics, Router& router) {
   router.Add("GET", "/healthz", [](HttpRequest&&, Responder respond) {
     HttpResponse response;
     response.body = R"({"status":"ok"})";
@@ -372,6 +380,16 @@ void RegisterEngineRoutes(Engine& engine, MetricsRegistry& metrics, Router& rout
         respond(std::move(response));
       },
       kMetricsRead);
+}
+
+}  // namespace
+
+void RegisterEngineRoutes(Engine& engine, MetricsRegistry& metrics, Router& router) {
+  // In this order: Router::Routes() lists routes as they were added.
+  RegisterScoringRoutes(engine, router);
+  RegisterDecisionLookupRoutes(engine, router);
+  RegisterPolicyRoutes(engine, router);
+  RegisterHealthRoutes(engine, metrics, router);
 }
 
 }  // namespace verdict
