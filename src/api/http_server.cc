@@ -54,7 +54,8 @@ class AsioEventLoop : public EventLoop {
 
 // Runs at most one ready handler without blocking, polling until one ran or `budget` passed.
 // Each empty poll yields the core: a worker or the journal's writer pinned beside this thread
-// runs at once instead of sharing the core with the poll (PERFORMANCE.md, session 17).
+// runs at once instead of sharing the core with the poll (docs/PERFORMANCE.md, busy polling
+// and halted vCPUs).
 size_t PollFor(net::io_context& ioc, std::chrono::microseconds budget) {
   const auto until = std::chrono::steady_clock::now() + budget;
   do {

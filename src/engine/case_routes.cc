@@ -193,8 +193,8 @@ Status WriteProof(const journal::Journal& journal, const journal::JournalRecord&
   return Status::Ok();
 }
 
-// Records journaled before 2026-12-03 lack the explanation (the engine made it after
-// journaling): recompute it from the record's features with the very model that decided (same
+// Records journaled by versions that explained a decision only after journaling it lack the
+// explanation: recompute it from the record's features with the very model that decided (same
 // name, version and sha256) when that model is still loaded. Empty otherwise.
 std::vector<Contribution> ExplainRecord(const lifecycle::TenantModels* models,
                                         const journal::JournalRecord& record) {

@@ -37,7 +37,7 @@ HttpResponse Refused(Engine& engine, const HttpRequest& request, const Status& s
     seconds = engine.RetryAfterSeconds(request.auth.tenant);
     // The tenant is over its rate or share: its connection is not read again until the time
     // it was told to wait has passed (server.max_read_pause_ms caps it), so a flood costs the
-    // engine one refusal per connection per pause instead of one per request (issue 9).
+    // engine one refusal per connection per pause instead of one per request.
     response.pause_reading_ms = seconds * 1000;
   }
   response.headers.emplace_back("Retry-After", std::to_string(seconds));
