@@ -27,13 +27,5 @@ TEST(DecisionJsonTest, WritesTheContractShape) {
             R"("model":9,"policy":1,"journal":310,"total":340}})");
 }
 
-TEST(DecisionJsonTest, WritesErrors) {
-  EXPECT_EQ(ErrorToJson(InvalidArgument("amount must be positive", "amount")),
-            R"({"error":{"code":"invalid_argument","message":"amount must be positive",)"
-            R"("field":"amount"}})");
-  EXPECT_EQ(ErrorToJson(NotFound("no such decision")),
-            R"({"error":{"code":"not_found","message":"no such decision"}})");
-}
-
 }  // namespace
 }  // namespace verdict

@@ -50,8 +50,4 @@ struct HttpResponse {
 using Responder = std::function<void(HttpResponse)>;
 using HttpHandler = std::function<void(HttpRequest&&, Responder)>;
 
-// A JSON error response for a status code and message, in the §7 error shape.
-HttpResponse JsonErrorResponse(int http_status, std::string_view code, std::string_view message,
-                               std::string_view field = {});
-
 }  // namespace verdict

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "api/error_response.h"
+
 namespace verdict {
 
 std::vector<std::string_view> SplitPath(std::string_view path) {
@@ -97,7 +99,7 @@ std::string_view Router::Dispatch(HttpRequest&& request, Responder respond) cons
         std::find(types.begin(), types.end(), request.content_type) == types.end()) {
       std::string message = "Content-Type '" + request.content_type + "' is not accepted here; use";
       for (const auto& t : types) message += " " + t;
-      respond(JsonErrorResponse(415, "unsupported_media_type", message, "Content-Type"));
+      respond(ErrorResponse(UnsupportedMediaType(std::move(message), "Content-Type")));
       return route.pattern;
     }
     if (route.options.role != Role::kPublic) {
@@ -106,14 +108,15 @@ std::string_view Router::Dispatch(HttpRequest&& request, Responder respond) cons
               ? Result<AuthContext>(Status(StatusCode::kUnauthenticated, "no authenticator"))
               : authenticator_->Authenticate(request.Header("authorization"));
       if (!auth.ok()) {
-        HttpResponse response = JsonErrorResponse(401, "unauthenticated", auth.status().message());
+        HttpResponse response =
+            ErrorResponse(Status(StatusCode::kUnauthenticated, auth.status().message()));
         response.headers.emplace_back("WWW-Authenticate", "Bearer realm=\"verdict\"");
         respond(std::move(response));
         return route.pattern;
       }
       if (!auth->Has(route.options.role)) {
-        respond(JsonErrorResponse(403, "permission_denied",
-                                  "this key lacks the role this route requires"));
+        respond(ErrorResponse(
+            Status(StatusCode::kPermissionDenied, "this key lacks the role this route requires")));
         return route.pattern;
       }
       // A verified TLS client certificate names the principal; the key names tenant and roles.
@@ -125,14 +128,15 @@ std::string_view Router::Dispatch(HttpRequest&& request, Responder respond) cons
     return route.pattern;
   }
   if (path_match != nullptr) {
-    HttpResponse response = JsonErrorResponse(
-        405, "method_not_allowed",
-        request.method.substr(0, 16) + " is not allowed on " + request.path.substr(0, 200));
+    HttpResponse response = ErrorResponse(
+        kHttpMethodNotAllowed,
+        Status(StatusCode::kUnimplemented,
+               request.method.substr(0, 16) + " is not allowed on " + request.path.substr(0, 200)));
     response.headers.emplace_back("Allow", allowed);
     respond(std::move(response));
     return path_match->pattern;
   }
-  respond(JsonErrorResponse(404, "not_found", "no route for " + request.path.substr(0, 200)));
+  respond(ErrorResponse(NotFound("no route for " + request.path.substr(0, 200))));
   return "unmatched";
 }
 

@@ -2,45 +2,56 @@
 // field it concerns. Value type, cheap to move; immutable once built, so thread-safe to share.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <utility>
 
 namespace verdict {
 
-// Each code maps to exactly one HTTP status and one gRPC status (see HttpStatusOf/GrpcCodeOf).
+// The canonical codes (absl::StatusCode, gRPC's status codes), with their gRPC numbers; only
+// those the code uses. How the HTTP API answers each is api/http_status.h's business.
 enum class StatusCode {
-  kOk,
-  kInvalidArgument,       // 400, gRPC INVALID_ARGUMENT
-  kFailedPrecondition,    // 400, gRPC FAILED_PRECONDITION
-  kUnauthenticated,       // 401, gRPC UNAUTHENTICATED
-  kPermissionDenied,      // 403, gRPC PERMISSION_DENIED
-  kNotFound,              // 404, gRPC NOT_FOUND
-  kMethodNotAllowed,      // 405, gRPC UNIMPLEMENTED
-  kAlreadyExists,         // 409, gRPC ALREADY_EXISTS
-  kPayloadTooLarge,       // 413, gRPC OUT_OF_RANGE
-  kUnsupportedMediaType,  // 415, gRPC INVALID_ARGUMENT
-  kResourceExhausted,     // 429, gRPC RESOURCE_EXHAUSTED
-  kInternal,              // 500, gRPC INTERNAL
-  kUnavailable,           // 503, gRPC UNAVAILABLE
-  kDeadlineExceeded,      // 504, gRPC DEADLINE_EXCEEDED
+  kOk = 0,
+  kInvalidArgument = 3,
+  kDeadlineExceeded = 4,
+  kNotFound = 5,
+  kAlreadyExists = 6,
+  kPermissionDenied = 7,
+  kResourceExhausted = 8,
+  kFailedPrecondition = 9,
+  kOutOfRange = 11,
+  kUnimplemented = 12,
+  kInternal = 13,
+  kUnavailable = 14,
+  kUnauthenticated = 16,
 };
 
-// The snake_case name used in JSON error bodies, e.g. "invalid_argument".
+// A finer cause than the code, for the few errors whose answer depends on it (as
+// google.rpc.ErrorInfo's reason refines a canonical code). Protocol-neutral: the component that
+// finds the error says what it is, the API layer decides how to answer it.
+enum class StatusReason : uint8_t {
+  kNone,
+  kInputTooLarge,         // with kOutOfRange: the input exceeds a configured size limit
+  kUnsupportedMediaType,  // with kInvalidArgument: the input's declared media type is not read
+};
+
+// The snake_case name of a code, e.g. "invalid_argument".
 std::string_view StatusCodeName(StatusCode code);
-int HttpStatusOf(StatusCode code);
 int GrpcCodeOf(StatusCode code);
 
 class [[nodiscard]] Status {
  public:
   Status() = default;
-  Status(StatusCode code, std::string message, std::string field = {})
-      : code_(code), message_(std::move(message)), field_(std::move(field)) {}
+  Status(StatusCode code, std::string message, std::string field = {},
+         StatusReason reason = StatusReason::kNone)
+      : code_(code), reason_(reason), message_(std::move(message)), field_(std::move(field)) {}
 
   static Status Ok() { return Status(); }
 
   bool ok() const { return code_ == StatusCode::kOk; }
   StatusCode code() const { return code_; }
+  StatusReason reason() const { return reason_; }
   const std::string& message() const { return message_; }
   // The input field the error concerns ("amount", "sender.account", "transactions[3].amount"),
   // empty when it concerns no single field.
@@ -52,6 +63,7 @@ class [[nodiscard]] Status {
 
  private:
   StatusCode code_ = StatusCode::kOk;
+  StatusReason reason_ = StatusReason::kNone;
   std::string message_;
   std::string field_;
 };
@@ -67,6 +79,16 @@ inline Status Internal(std::string message) {
 }
 inline Status Unavailable(std::string message) {
   return Status(StatusCode::kUnavailable, std::move(message));
+}
+// An input larger than a configured limit (a body, a document, one message of several).
+inline Status InputTooLarge(std::string message, std::string field = {}) {
+  return Status(StatusCode::kOutOfRange, std::move(message), std::move(field),
+                StatusReason::kInputTooLarge);
+}
+// An input whose declared media type (e.g. a Content-Type) names a format not read there.
+inline Status UnsupportedMediaType(std::string message, std::string field = {}) {
+  return Status(StatusCode::kInvalidArgument, std::move(message), std::move(field),
+                StatusReason::kUnsupportedMediaType);
 }
 
 }  // namespace verdict

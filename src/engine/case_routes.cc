@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "api/decision_json.h"
+#include "api/error_response.h"
 #include "cases/case_json.h"
 #include "common/json_writer.h"
 #include "common/rfc3339.h"
@@ -27,13 +28,6 @@ constexpr size_t kActivityLimit = 25;
 // ?proof=inclusion reads every record up to the checkpoint on the I/O thread (which then serves
 // nothing else meanwhile); refuse it beyond this many records.
 constexpr uint64_t kMaxInclusionTreeSize = 100'000;
-
-HttpResponse ErrorResponse(const Status& status) {
-  HttpResponse response;
-  response.status = HttpStatusOf(status.code());
-  response.body = ErrorToJson(status);
-  return response;
-}
 
 int HexDigit(char c) {
   if (c >= '0' && c <= '9') return c - '0';
@@ -199,8 +193,8 @@ Status WriteProof(const journal::Journal& journal, const journal::JournalRecord&
   return Status::Ok();
 }
 
-// Records journaled before 2026-12-03 lack the explanation (the engine made it after
-// journaling): recompute it from the record's features with the very model that decided (same
+// Records journaled by versions that explained a decision only after journaling it lack the
+// explanation: recompute it from the record's features with the very model that decided (same
 // name, version and sha256) when that model is still loaded. Empty otherwise.
 std::vector<Contribution> ExplainRecord(const lifecycle::TenantModels* models,
                                         const journal::JournalRecord& record) {

@@ -7,6 +7,8 @@
 #include <system_error>
 #include <utility>
 
+#include "api/error_response.h"
+
 namespace verdict {
 namespace {
 
@@ -42,7 +44,7 @@ HttpResponse FileResponse(const StaticFile& file, bool immutable) {
 }
 
 HttpResponse NotFoundResponse(std::string_view what) {
-  return JsonErrorResponse(404, "not_found", "no console file " + std::string(what.substr(0, 200)));
+  return ErrorResponse(NotFound("no console file " + std::string(what.substr(0, 200))));
 }
 
 }  // namespace

@@ -2,7 +2,7 @@
 
 #include <utility>
 
-#include "api/decision_json.h"
+#include "api/error_response.h"
 #include "journal/admin_event.h"
 #include "monitor/drift_json.h"
 
@@ -10,9 +10,9 @@ namespace verdict {
 namespace {
 
 HttpResponse NoMonitor() {
-  return JsonErrorResponse(404, "not_found",
-                           "drift watch is off: the model directory has no reference.json, no "
-                           "model is configured, or [drift] enabled = false");
+  return ErrorResponse(
+      NotFound("drift watch is off: the model directory has no reference.json, no "
+               "model is configured, or [drift] enabled = false"));
 }
 
 }  // namespace
@@ -58,10 +58,7 @@ void RegisterDriftRoutes(Engine& engine, Router& router) {
             request.auth.tenant.empty() ? std::string("default") : request.auth.tenant, who,
             "drift.clear", drift->model_name() + "/" + drift->model_version(), details});
         if (!journaled.ok()) {
-          HttpResponse refused;
-          refused.status = HttpStatusOf(journaled.code());
-          refused.body = ErrorToJson(journaled);
-          return respond(std::move(refused));
+          return respond(ErrorResponse(journaled));
         }
         drift->ClearFreeze(who);
         HttpResponse response;

@@ -16,13 +16,6 @@
 namespace verdict {
 namespace {
 
-HttpResponse ErrorResponse(const Status& status) {
-  HttpResponse response;
-  response.status = HttpStatusOf(status.code());
-  response.body = ErrorToJson(status);
-  return response;
-}
-
 // The caller a decision is made for: the authenticated tenant and principal (I7).
 Caller CallerOf(const HttpRequest& request) {
   return Caller{request.auth.tenant, request.auth.principal};
@@ -44,7 +37,7 @@ HttpResponse Refused(Engine& engine, const HttpRequest& request, const Status& s
     seconds = engine.RetryAfterSeconds(request.auth.tenant);
     // The tenant is over its rate or share: its connection is not read again until the time
     // it was told to wait has passed (server.max_read_pause_ms caps it), so a flood costs the
-    // engine one refusal per connection per pause instead of one per request (issue 9).
+    // engine one refusal per connection per pause instead of one per request.
     response.pause_reading_ms = seconds * 1000;
   }
   response.headers.emplace_back("Retry-After", std::to_string(seconds));
@@ -177,9 +170,8 @@ bool TookPaymentMessage(Engine& engine, const HttpRequest& request, Responder& r
   return true;
 }
 
-}  // namespace
-
-void RegisterEngineRoutes(Engine& engine, MetricsRegistry& metrics, Router& router) {
+// Scoring: one transaction, or a batch (JSON, or a payment message of one or more).
+void RegisterScoringRoutes(Engine& engine, Router& router) {
   router.Add(
       "POST", "/v1/decisions",
       [&engine](HttpRequest&& request, Responder respond) {
@@ -221,7 +213,10 @@ void RegisterEngineRoutes(Engine& engine, MetricsRegistry& metrics, Router& rout
         if (!admitted.ok()) (*shared_respond)(Refused(engine, request, admitted));
       },
       kScorerDecisionBody);
+}
 
+// Reading decisions back: by id, by transaction, an account's latest.
+void RegisterDecisionLookupRoutes(Engine& engine, Router& router) {
   auto decision_response = [](Result<std::optional<Decision>> found, std::string_view what) {
     if (!found.ok()) return ErrorResponse(found.status());
     if (!*found) return ErrorResponse(NotFound("no decision for " + std::string(what)));
@@ -271,7 +266,10 @@ void RegisterEngineRoutes(Engine& engine, MetricsRegistry& metrics, Router& rout
         respond(std::move(response));
       },
       kAnalystRead);
+}
 
+// The policy in force, and checking or activating a bundle.
+void RegisterPolicyRoutes(Engine& engine, Router& router) {
   router.Add(
       "GET", "/v1/policy",
       [&engine](HttpRequest&& request, Responder respond) {
@@ -312,16 +310,10 @@ void RegisterEngineRoutes(Engine& engine, MetricsRegistry& metrics, Router& rout
     return CompileBundle(source, kFeatureNames, errors);
   };
   auto refused_bundle = [](const Status& status, const std::vector<Diagnostic>& errors) {
-    HttpResponse response;
-    response.status = HttpStatusOf(status.code());
-    JsonWriter w(response.body);
-    w.BeginObject().Key("error").BeginObject();
-    w.Key("code").String(StatusCodeName(status.code())).Key("message").String(status.message());
-    if (!status.field().empty()) w.Key("field").String(status.field());
-    w.Key("errors");
-    WriteDiagnosticsJson(errors, w);
-    w.EndObject().EndObject();
-    return response;
+    return ErrorResponse(status, [&errors](JsonWriter& w) {
+      w.Key("errors");
+      WriteDiagnosticsJson(errors, w);
+    });
   };
   router.Add(
       "POST", "/v1/policy:validate",
@@ -352,7 +344,10 @@ void RegisterEngineRoutes(Engine& engine, MetricsRegistry& metrics, Router& rout
         respond(std::move(response));
       },
       kAdminJson);
+}
 
+// Liveness, readiness and metrics.
+void RegisterHealthRoutes(Engine& engine, MetricsRegistry& metrics, Router& router) {
   router.Add("GET", "/healthz", [](HttpRequest&&, Responder respond) {
     HttpResponse response;
     response.body = R"({"status":"ok"})";
@@ -385,6 +380,16 @@ void RegisterEngineRoutes(Engine& engine, MetricsRegistry& metrics, Router& rout
         respond(std::move(response));
       },
       kMetricsRead);
+}
+
+}  // namespace
+
+void RegisterEngineRoutes(Engine& engine, MetricsRegistry& metrics, Router& router) {
+  // In this order: Router::Routes() lists routes as they were added.
+  RegisterScoringRoutes(engine, router);
+  RegisterDecisionLookupRoutes(engine, router);
+  RegisterPolicyRoutes(engine, router);
+  RegisterHealthRoutes(engine, metrics, router);
 }
 
 }  // namespace verdict

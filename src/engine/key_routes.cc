@@ -2,18 +2,11 @@
 
 #include <simdjson.h>
 
-#include "api/decision_json.h"
+#include "api/error_response.h"
 #include "common/json_writer.h"
 
 namespace verdict {
 namespace {
-
-HttpResponse ErrorResponse(const Status& status) {
-  HttpResponse response;
-  response.status = HttpStatusOf(status.code());
-  response.body = ErrorToJson(status);
-  return response;
-}
 
 struct CreateRequest {
   std::string principal;

@@ -60,9 +60,8 @@ Status CheckCharacter(std::string_view xml, size_t pos) {
 
 Status ScanXml(std::string_view xml, const XmlLimits& limits) {
   if (xml.size() > limits.max_bytes) {
-    return Status(StatusCode::kPayloadTooLarge,
-                  "XML message has " + std::to_string(xml.size()) + " bytes; at most " +
-                      std::to_string(limits.max_bytes) + " are accepted");
+    return InputTooLarge("XML message has " + std::to_string(xml.size()) + " bytes; at most " +
+                         std::to_string(limits.max_bytes) + " are accepted");
   }
   const std::string text_limit = std::to_string(limits.max_text_bytes);
   int depth = 0;

@@ -361,7 +361,8 @@ TEST(Iso20022Test, RefusesAttackInputs) {
   const std::string huge = "<Document>" + std::string(10u << 20, 'A') + "</Document>";
   r = DecodeIso20022(huge);
   ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.status().code(), StatusCode::kPayloadTooLarge);
+  EXPECT_EQ(r.status().code(), StatusCode::kOutOfRange);
+  EXPECT_EQ(r.status().reason(), StatusReason::kInputTooLarge);
 
   XmlLimits roomy;
   roomy.max_bytes = 32u << 20;

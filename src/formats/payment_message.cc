@@ -31,9 +31,7 @@ std::string Param(std::string_view params, std::string_view name) {
   return {};
 }
 
-Status Unsupported(const std::string& what) {
-  return Status(StatusCode::kUnsupportedMediaType, what, "Content-Type");
-}
+Status Unsupported(const std::string& what) { return UnsupportedMediaType(what, "Content-Type"); }
 
 }  // namespace
 

@@ -22,7 +22,7 @@ enum class PaymentMediaType {
 
 // Classifies a Content-Type given as its type/subtype and its parameters ("a=b; c=d").
 // Case-insensitive. text/plain without format=swift-mt, or an XML charset other than UTF-8,
-// is kUnsupportedMediaType (415).
+// is UnsupportedMediaType (a kInvalidArgument whose reason the API answers with 415).
 Result<PaymentMediaType> ClassifyPaymentMediaType(std::string_view media_type,
                                                   std::string_view media_params);
 

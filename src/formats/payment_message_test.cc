@@ -29,7 +29,8 @@ TEST(PaymentMessageTest, ClassifiesMediaTypes) {
   EXPECT_EQ(*ClassifyPaymentMediaType("application/json", ""), PaymentMediaType::kOther);
   Result<PaymentMediaType> plain = ClassifyPaymentMediaType("text/plain", "");
   ASSERT_FALSE(plain.ok());
-  EXPECT_EQ(plain.status().code(), StatusCode::kUnsupportedMediaType);
+  EXPECT_EQ(plain.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(plain.status().reason(), StatusReason::kUnsupportedMediaType);
   EXPECT_FALSE(ClassifyPaymentMediaType("application/xml", "charset=iso-8859-1").ok());
 }
 
@@ -57,7 +58,7 @@ TEST(PaymentMessageTest, DecodesBothFamilies) {
 TEST(PaymentMessageTest, OuterAndItemErrors) {
   auto json = DecodePaymentMessage("application/json", "", "{}");
   ASSERT_FALSE(json.ok());
-  EXPECT_EQ(json.status().code(), StatusCode::kUnsupportedMediaType);
+  EXPECT_EQ(json.status().reason(), StatusReason::kUnsupportedMediaType);
   auto empty = DecodePaymentMessage("application/xml", "", "  ");
   ASSERT_FALSE(empty.ok());
   EXPECT_EQ(empty.status().code(), StatusCode::kInvalidArgument);

@@ -254,11 +254,10 @@ Result<std::vector<MtChunk>> SplitMtMessages(std::string_view body, const MtLimi
           "mt");
     }
     if (chunk.size() > limits.max_message_bytes) {
-      return Status(StatusCode::kPayloadTooLarge,
-                    "SWIFT MT line " + std::to_string(start_line + lead_lines) +
-                        ": message longer than " + std::to_string(limits.max_message_bytes) +
-                        " characters",
-                    "mt");
+      return InputTooLarge("SWIFT MT line " + std::to_string(start_line + lead_lines) +
+                               ": message longer than " + std::to_string(limits.max_message_bytes) +
+                               " characters",
+                           "mt");
     }
     out.push_back(MtChunk{chunk, start_line + lead_lines});
     return Status::Ok();
@@ -296,8 +295,7 @@ Result<std::vector<MtChunk>> SplitMtMessages(std::string_view body, const MtLimi
 
 Result<MtMessage> ParseMtBlocks(std::string_view text, size_t first_line, const MtLimits& limits) {
   if (text.size() > limits.max_message_bytes) {
-    return Status(
-        StatusCode::kPayloadTooLarge,
+    return InputTooLarge(
         "SWIFT MT message longer than " + std::to_string(limits.max_message_bytes) + " characters",
         "mt");
   }

@@ -337,40 +337,40 @@ Status AddAgent(const Sequence& seq, std::string_view family, std::string_view r
   return Status::Ok();
 }
 
-}  // namespace
-
-Result<Transaction> MapMtMessage(const MtMessage& m) {
-  std::string type;
-  bool cov = false;
+// Block 3's {119:COV}: a cover payment.
+bool HasCoverFlag(const MtMessage& m) {
   for (const auto& [tag, value] : m.user_header) {
-    if (tag == "119" && value == "COV") cov = true;
+    if (tag == "119" && value == "COV") return true;
   }
-  if (m.message_type == "103") {
-    type = "MT103";
-  } else if (m.message_type == "202") {
-    type = cov ? "MT202COV" : "MT202";
-  } else {
-    return InvalidArgument(
-        "MT" + m.message_type + " is not accepted; verdict reads MT103, MT202 and MT202COV",
-        "{2:}");
-  }
-  Transaction txn;
-  PaymentInfo& info = txn.payment;
-  info.message_type = type;
-  txn.channel = "wire";
+  return false;
+}
+
+// "MT103", "MT202" or "MT202COV".
+Result<std::string> MessageTypeOf(const MtMessage& m) {
+  const bool cov = HasCoverFlag(m);
+  if (m.message_type == "103") return std::string("MT103");
+  if (m.message_type == "202") return std::string(cov ? "MT202COV" : "MT202");
+  return InvalidArgument(
+      "MT" + m.message_type + " is not accepted; verdict reads MT103, MT202 and MT202COV", "{2:}");
+}
+
+// Block 3's {121:} UETR, when there is one.
+Status MapUserHeader(const MtMessage& m, PaymentInfo* info) {
   for (const auto& [tag, value] : m.user_header) {
     if (tag == "121") {
       Result<std::string> uetr = ParseUetr(value);
       if (!uetr.ok()) {
         return InvalidArgument("block 3 {121:}: " + uetr.status().message(), "{121:}");
       }
-      info.uetr = *uetr;
+      info->uetr = *uetr;
     }
   }
+  return Status::Ok();
+}
 
-  // Sequences: MT103 has one; MT202COV's sequence B starts at its first 50a.
-  Sequence a(type == "MT202COV" ? " in sequence A" : "");
-  Sequence b(" in sequence B");
+// Sorts the fields into their sequences, refusing any not part of `type`: MT103 has one;
+// MT202COV's sequence B starts at its first 50a.
+Status SplitSequences(const MtMessage& m, const std::string& type, Sequence& a, Sequence& b) {
   bool in_b = false;
   for (const MtField& f : m.fields) {
     if (type == "MT202COV" && f.tag.starts_with("50")) in_b = true;
@@ -390,7 +390,14 @@ Result<Transaction> MapMtMessage(const MtMessage& m) {
     }
     VERDICT_RETURN_IF_ERROR(in_b ? b.Add(f) : a.Add(f));
   }
+  return Status::Ok();
+}
 
+// What every type has: reference, value date and amount, time indications, sender to receiver
+// information, and the banks the message itself travels between.
+Status MapCommonFields(const MtMessage& m, const std::string& type, const Sequence& a,
+                       Transaction& txn) {
+  PaymentInfo& info = txn.payment;
   const MtField* f20 = a.Find("20");
   if (f20 == nullptr) return Missing(m, "20", type);
   VERDICT_ASSIGN_OR_RETURN(info.message_id, Reference(*f20));
@@ -409,159 +416,195 @@ Result<Transaction> MapMtMessage(const MtMessage& m) {
   // The banks the message itself travels between.
   info.agents.push_back(AgentRef{"instructing", m.sender_bic, ""});
   info.agents.push_back(AgentRef{"instructed", m.receiver_bic, ""});
+  return Status::Ok();
+}
+
+// MT103's own fields: bank operation code, instructions, transaction type, exchange rate,
+// charges, regulatory reporting, sending institution, reimbursement agent.
+Status MapMt103Fields(const MtMessage& m, const std::string& type, const Sequence& a,
+                      PaymentInfo& info) {
+  const MtField* f23b = nullptr;
+  for (const MtField* f : a.All("23B")) f23b = f;
+  if (f23b == nullptr) return Missing(m, "23B", type);
+  VERDICT_RETURN_IF_ERROR(CheckLines(*f23b, 1, 4));
+  const std::string& code = f23b->lines[0];
+  if (code != "CRED" && code != "CRTS" && code != "SPAY" && code != "SPRI" && code != "SSTD") {
+    return FieldError(
+        *f23b, 0,
+        "bank operation code " + Quote(code) + " is not one of CRED, CRTS, SPAY, SPRI, SSTD");
+  }
+  for (const MtField* f : a.All("23E")) {
+    VERDICT_RETURN_IF_ERROR(CheckLines(*f, 1, 35));
+    const std::string& l = f->lines[0];
+    if (l.size() < 4 || !std::all_of(l.begin(), l.begin() + 4, IsUpper) ||
+        (l.size() > 4 && l[4] != '/')) {
+      return FieldError(*f, 0, "instruction code " + Quote(l) + " is not 4!c[/30x]");
+    }
+  }
+  if (const MtField* f = a.Find("26")) {
+    VERDICT_RETURN_IF_ERROR(CheckLines(*f, 1, 3));
+    if (f->lines[0].size() != 3) return FieldError(*f, 0, "transaction type code is 3!c");
+    info.purpose = f->lines[0];
+  }
+  if (const MtField* f = a.Find("36")) {
+    VERDICT_RETURN_IF_ERROR(CheckLines(*f, 1, 12));
+    const std::string& r = f->lines[0];
+    if (std::count(r.begin(), r.end(), ',') != 1 || r.front() == ',' ||
+        !std::all_of(r.begin(), r.end(), [](char c) { return IsDigit(c) || c == ','; })) {
+      return FieldError(*f, 0, "exchange rate " + Quote(r) + " is not a number");
+    }
+  }
+  const MtField* f71a = nullptr;
+  for (const MtField* f : a.All("71A")) f71a = f;
+  if (f71a == nullptr) return Missing(m, "71A", type);
+  VERDICT_RETURN_IF_ERROR(CheckLines(*f71a, 1, 3));
+  const std::string& charges = f71a->lines[0];
+  if (charges == "OUR") {
+    info.charge_bearer = "DEBT";
+  } else if (charges == "BEN") {
+    info.charge_bearer = "CRED";
+  } else if (charges == "SHA") {
+    info.charge_bearer = "SHAR";
+  } else {
+    return FieldError(*f71a, 0, "details of charges " + Quote(charges) + " is not BEN, OUR or SHA");
+  }
+  for (const char* tag : {"71F", "71G"}) {
+    for (const MtField* f : a.All(tag)) {
+      if (info.charges.size() == kMaxPaymentListEntries) {
+        return FieldError(*f, 0,
+                          "more than " + std::to_string(kMaxPaymentListEntries) + " charges");
+      }
+      VERDICT_ASSIGN_OR_RETURN(Money fee, CurrencyAmount(*f, true));
+      info.charges.push_back(Charge{tag[2] == 'F' ? "sender" : "receiver", fee, ""});
+    }
+  }
+  if (const MtField* f = a.Find("77")) VERDICT_RETURN_IF_ERROR(CheckLines(*f, 3, 35));
+  if (const MtField* f = a.Find("51")) {
+    VERDICT_ASSIGN_OR_RETURN(MtParty p, PartyField(*f));
+    (void)p;
+  }
+  VERDICT_RETURN_IF_ERROR(AddAgent(a, "55", "reimbursement", &info));
+  return Status::Ok();
+}
+
+// A customer transfer (MT103, MT202COV sequence B): the ordering customer and the beneficiary,
+// their banks, intermediaries, remittance information and the instructed amount.
+Status MapCustomerTransfer(const MtMessage& m, const std::string& type, const Sequence& a,
+                           const Sequence& customer_seq, Transaction& txn) {
+  PaymentInfo& info = txn.payment;
+  const Sequence* customer = &customer_seq;
+  txn.type = "transfer";
+  const MtField* f50 = customer->Find("50");
+  if (f50 == nullptr) return Missing(m, "50a", type);
+  VERDICT_ASSIGN_OR_RETURN(MtParty ordering, PartyField(*f50));
+  if (ordering.account.empty()) {
+    return FieldError(
+        *f50, 0, "the ordering customer has no /account line; verdict keeps state per account");
+  }
+  const MtField* f59 = customer->Find("59");
+  if (f59 == nullptr) return Missing(m, "59a", type);
+  VERDICT_ASSIGN_OR_RETURN(MtParty beneficiary, PartyField(*f59));
+  if (beneficiary.account.empty()) {
+    return FieldError(*f59, 0,
+                      "the beneficiary has no /account line; verdict keeps state per account");
+  }
+  txn.sender = Party{{ordering.account, m.sender_bic}, ordering.country, ordering.name};
+  txn.receiver =
+      Party{{beneficiary.account, m.receiver_bic}, beneficiary.country, beneficiary.name};
+  if (type == "MT202COV") {
+    if (const MtField* f58 = a.Find("58")) {
+      VERDICT_ASSIGN_OR_RETURN(MtParty inst, PartyField(*f58));
+      if (!inst.bic.empty()) txn.receiver.ref.bank = inst.bic;
+    } else {
+      return Missing(m, "58a", type);
+    }
+    if (const MtField* f = a.Find("52")) {
+      VERDICT_ASSIGN_OR_RETURN(MtParty inst, PartyField(*f));
+      if (!inst.bic.empty()) txn.sender.ref.bank = inst.bic;
+    }
+    VERDICT_RETURN_IF_ERROR(AddAgent(a, "56", "intermediary1", &info));
+    VERDICT_RETURN_IF_ERROR(AddAgent(a, "57", "cover_account_with", &info));
+  }
+  if (const MtField* f = customer->Find("52")) {
+    VERDICT_ASSIGN_OR_RETURN(MtParty inst, PartyField(*f));
+    if (!inst.bic.empty()) txn.sender.ref.bank = inst.bic;
+  }
+  if (const MtField* f = customer->Find("57")) {
+    VERDICT_ASSIGN_OR_RETURN(MtParty inst, PartyField(*f));
+    if (!inst.bic.empty()) txn.receiver.ref.bank = inst.bic;
+  }
+  VERDICT_RETURN_IF_ERROR(
+      AddAgent(*customer, "56", type == "MT103" ? "intermediary1" : "intermediary2", &info));
+  if (const MtField* f = customer->Find("70")) {
+    VERDICT_RETURN_IF_ERROR(CheckLines(*f, 4, 35));
+    txn.remittance = JoinLines(f->lines);
+  }
+  if (customer != &a) {
+    if (const MtField* f = customer->Find("72")) VERDICT_RETURN_IF_ERROR(CheckLines(*f, 6, 35));
+  }
+  if (const MtField* f = customer->Find("33")) {
+    VERDICT_ASSIGN_OR_RETURN(info.instructed_amount, CurrencyAmount(*f, false));
+  }
+  return Status::Ok();
+}
+
+// MT202: the parties are the ordering and the beneficiary institutions.
+Status MapInstitutionTransfer(const MtMessage& m, const std::string& type, const Sequence& a,
+                              Transaction& txn) {
+  PaymentInfo& info = txn.payment;
+  txn.type = "bank_transfer";
+  const MtField* f21 = a.Find("21");
+  if (f21 == nullptr) return Missing(m, "21", type);
+  VERDICT_ASSIGN_OR_RETURN(info.end_to_end_id, Reference(*f21));
+  txn.sender = Party{{m.sender_bic, m.sender_bic}, "", ""};
+  if (const MtField* f = a.Find("52")) {
+    VERDICT_ASSIGN_OR_RETURN(MtParty inst, PartyField(*f));
+    txn.sender.ref.account = !inst.account.empty() ? inst.account
+                             : !inst.bic.empty()   ? inst.bic
+                                                   : m.sender_bic;
+    if (!inst.bic.empty()) txn.sender.ref.bank = inst.bic;
+    txn.sender.name = inst.name;
+  }
+  const MtField* f58 = a.Find("58");
+  if (f58 == nullptr) return Missing(m, "58a", type);
+  VERDICT_ASSIGN_OR_RETURN(MtParty inst, PartyField(*f58));
+  txn.receiver.ref.account = !inst.account.empty() ? inst.account : inst.bic;
+  if (txn.receiver.ref.account.empty()) {
+    return FieldError(*f58, 0, "the beneficiary institution has neither /account nor BIC");
+  }
+  txn.receiver.ref.bank = !inst.bic.empty() ? inst.bic : m.receiver_bic;
+  txn.receiver.name = inst.name;
+  VERDICT_RETURN_IF_ERROR(AddAgent(a, "56", "intermediary1", &info));
+  VERDICT_RETURN_IF_ERROR(AddAgent(a, "57", "account_with", &info));
+  return Status::Ok();
+}
+
+}  // namespace
+
+Result<Transaction> MapMtMessage(const MtMessage& m) {
+  VERDICT_ASSIGN_OR_RETURN(const std::string type, MessageTypeOf(m));
+  Transaction txn;
+  PaymentInfo& info = txn.payment;
+  info.message_type = type;
+  txn.channel = "wire";
+  VERDICT_RETURN_IF_ERROR(MapUserHeader(m, &info));
+  Sequence a(type == "MT202COV" ? " in sequence A" : "");
+  Sequence b(" in sequence B");
+  VERDICT_RETURN_IF_ERROR(SplitSequences(m, type, a, b));
+  VERDICT_RETURN_IF_ERROR(MapCommonFields(m, type, a, txn));
 
   // Customer sequence: MT103 itself, or MT202COV sequence B.
   const Sequence* customer = type == "MT103" ? &a : type == "MT202COV" ? &b : nullptr;
   if (type == "MT202COV" && b.Find("50") == nullptr) return Missing(m, "50a", type + " sequence B");
-
-  if (type == "MT103") {
-    const MtField* f23b = nullptr;
-    for (const MtField* f : a.All("23B")) f23b = f;
-    if (f23b == nullptr) return Missing(m, "23B", type);
-    VERDICT_RETURN_IF_ERROR(CheckLines(*f23b, 1, 4));
-    const std::string& code = f23b->lines[0];
-    if (code != "CRED" && code != "CRTS" && code != "SPAY" && code != "SPRI" && code != "SSTD") {
-      return FieldError(
-          *f23b, 0,
-          "bank operation code " + Quote(code) + " is not one of CRED, CRTS, SPAY, SPRI, SSTD");
-    }
-    for (const MtField* f : a.All("23E")) {
-      VERDICT_RETURN_IF_ERROR(CheckLines(*f, 1, 35));
-      const std::string& l = f->lines[0];
-      if (l.size() < 4 || !std::all_of(l.begin(), l.begin() + 4, IsUpper) ||
-          (l.size() > 4 && l[4] != '/')) {
-        return FieldError(*f, 0, "instruction code " + Quote(l) + " is not 4!c[/30x]");
-      }
-    }
-    if (const MtField* f = a.Find("26")) {
-      VERDICT_RETURN_IF_ERROR(CheckLines(*f, 1, 3));
-      if (f->lines[0].size() != 3) return FieldError(*f, 0, "transaction type code is 3!c");
-      info.purpose = f->lines[0];
-    }
-    if (const MtField* f = a.Find("36")) {
-      VERDICT_RETURN_IF_ERROR(CheckLines(*f, 1, 12));
-      const std::string& r = f->lines[0];
-      if (std::count(r.begin(), r.end(), ',') != 1 || r.front() == ',' ||
-          !std::all_of(r.begin(), r.end(), [](char c) { return IsDigit(c) || c == ','; })) {
-        return FieldError(*f, 0, "exchange rate " + Quote(r) + " is not a number");
-      }
-    }
-    const MtField* f71a = nullptr;
-    for (const MtField* f : a.All("71A")) f71a = f;
-    if (f71a == nullptr) return Missing(m, "71A", type);
-    VERDICT_RETURN_IF_ERROR(CheckLines(*f71a, 1, 3));
-    const std::string& charges = f71a->lines[0];
-    if (charges == "OUR") {
-      info.charge_bearer = "DEBT";
-    } else if (charges == "BEN") {
-      info.charge_bearer = "CRED";
-    } else if (charges == "SHA") {
-      info.charge_bearer = "SHAR";
-    } else {
-      return FieldError(*f71a, 0,
-                        "details of charges " + Quote(charges) + " is not BEN, OUR or SHA");
-    }
-    for (const char* tag : {"71F", "71G"}) {
-      for (const MtField* f : a.All(tag)) {
-        if (info.charges.size() == kMaxPaymentListEntries) {
-          return FieldError(*f, 0,
-                            "more than " + std::to_string(kMaxPaymentListEntries) + " charges");
-        }
-        VERDICT_ASSIGN_OR_RETURN(Money fee, CurrencyAmount(*f, true));
-        info.charges.push_back(Charge{tag[2] == 'F' ? "sender" : "receiver", fee, ""});
-      }
-    }
-    if (const MtField* f = a.Find("77")) VERDICT_RETURN_IF_ERROR(CheckLines(*f, 3, 35));
-    if (const MtField* f = a.Find("51")) {
-      VERDICT_ASSIGN_OR_RETURN(MtParty p, PartyField(*f));
-      (void)p;
-    }
-    VERDICT_RETURN_IF_ERROR(AddAgent(a, "55", "reimbursement", &info));
-  }
+  if (type == "MT103") VERDICT_RETURN_IF_ERROR(MapMt103Fields(m, type, a, info));
   VERDICT_RETURN_IF_ERROR(AddAgent(a, "53", "sender_correspondent", &info));
   VERDICT_RETURN_IF_ERROR(AddAgent(a, "54", "receiver_correspondent", &info));
-
   if (customer != nullptr) {
-    txn.type = "transfer";
-    const MtField* f50 = customer->Find("50");
-    if (f50 == nullptr) return Missing(m, "50a", type);
-    VERDICT_ASSIGN_OR_RETURN(MtParty ordering, PartyField(*f50));
-    if (ordering.account.empty()) {
-      return FieldError(
-          *f50, 0, "the ordering customer has no /account line; verdict keeps state per account");
-    }
-    const MtField* f59 = customer->Find("59");
-    if (f59 == nullptr) return Missing(m, "59a", type);
-    VERDICT_ASSIGN_OR_RETURN(MtParty beneficiary, PartyField(*f59));
-    if (beneficiary.account.empty()) {
-      return FieldError(*f59, 0,
-                        "the beneficiary has no /account line; verdict keeps state per account");
-    }
-    txn.sender = Party{{ordering.account, m.sender_bic}, ordering.country, ordering.name};
-    txn.receiver =
-        Party{{beneficiary.account, m.receiver_bic}, beneficiary.country, beneficiary.name};
-    if (type == "MT202COV") {
-      if (const MtField* f58 = a.Find("58")) {
-        VERDICT_ASSIGN_OR_RETURN(MtParty inst, PartyField(*f58));
-        if (!inst.bic.empty()) txn.receiver.ref.bank = inst.bic;
-      } else {
-        return Missing(m, "58a", type);
-      }
-      if (const MtField* f = a.Find("52")) {
-        VERDICT_ASSIGN_OR_RETURN(MtParty inst, PartyField(*f));
-        if (!inst.bic.empty()) txn.sender.ref.bank = inst.bic;
-      }
-      VERDICT_RETURN_IF_ERROR(AddAgent(a, "56", "intermediary1", &info));
-      VERDICT_RETURN_IF_ERROR(AddAgent(a, "57", "cover_account_with", &info));
-    }
-    if (const MtField* f = customer->Find("52")) {
-      VERDICT_ASSIGN_OR_RETURN(MtParty inst, PartyField(*f));
-      if (!inst.bic.empty()) txn.sender.ref.bank = inst.bic;
-    }
-    if (const MtField* f = customer->Find("57")) {
-      VERDICT_ASSIGN_OR_RETURN(MtParty inst, PartyField(*f));
-      if (!inst.bic.empty()) txn.receiver.ref.bank = inst.bic;
-    }
-    VERDICT_RETURN_IF_ERROR(
-        AddAgent(*customer, "56", type == "MT103" ? "intermediary1" : "intermediary2", &info));
-    if (const MtField* f = customer->Find("70")) {
-      VERDICT_RETURN_IF_ERROR(CheckLines(*f, 4, 35));
-      txn.remittance = JoinLines(f->lines);
-    }
-    if (customer != &a) {
-      if (const MtField* f = customer->Find("72")) VERDICT_RETURN_IF_ERROR(CheckLines(*f, 6, 35));
-    }
-    if (const MtField* f = customer->Find("33")) {
-      VERDICT_ASSIGN_OR_RETURN(info.instructed_amount, CurrencyAmount(*f, false));
-    }
+    VERDICT_RETURN_IF_ERROR(MapCustomerTransfer(m, type, a, *customer, txn));
   } else {
-    // MT202: the parties are the ordering and the beneficiary institutions.
-    txn.type = "bank_transfer";
-    const MtField* f21 = a.Find("21");
-    if (f21 == nullptr) return Missing(m, "21", type);
-    VERDICT_ASSIGN_OR_RETURN(info.end_to_end_id, Reference(*f21));
-    txn.sender = Party{{m.sender_bic, m.sender_bic}, "", ""};
-    if (const MtField* f = a.Find("52")) {
-      VERDICT_ASSIGN_OR_RETURN(MtParty inst, PartyField(*f));
-      txn.sender.ref.account = !inst.account.empty() ? inst.account
-                               : !inst.bic.empty()   ? inst.bic
-                                                     : m.sender_bic;
-      if (!inst.bic.empty()) txn.sender.ref.bank = inst.bic;
-      txn.sender.name = inst.name;
-    }
-    const MtField* f58 = a.Find("58");
-    if (f58 == nullptr) return Missing(m, "58a", type);
-    VERDICT_ASSIGN_OR_RETURN(MtParty inst, PartyField(*f58));
-    txn.receiver.ref.account = !inst.account.empty() ? inst.account : inst.bic;
-    if (txn.receiver.ref.account.empty()) {
-      return FieldError(*f58, 0, "the beneficiary institution has neither /account nor BIC");
-    }
-    txn.receiver.ref.bank = !inst.bic.empty() ? inst.bic : m.receiver_bic;
-    txn.receiver.name = inst.name;
-    VERDICT_RETURN_IF_ERROR(AddAgent(a, "56", "intermediary1", &info));
-    VERDICT_RETURN_IF_ERROR(AddAgent(a, "57", "account_with", &info));
+    VERDICT_RETURN_IF_ERROR(MapInstitutionTransfer(m, type, a, txn));
   }
-  if (cov) {
+  if (HasCoverFlag(m)) {
     if (const MtField* f21 = a.Find("21")) {
       VERDICT_ASSIGN_OR_RETURN(info.end_to_end_id, Reference(*f21));
     } else {

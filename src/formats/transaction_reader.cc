@@ -154,10 +154,9 @@ Status TransactionReader::StartMessages(std::unique_ptr<LineSource> lines, std::
     data += line;
     data += '\n';
     if (data.size() > options.max_message_file_bytes) {
-      return Status(StatusCode::kPayloadTooLarge,
-                    options.path + ": message file larger than " +
-                        std::to_string(options.max_message_file_bytes) + " bytes",
-                    "input");
+      return InputTooLarge(options.path + ": message file larger than " +
+                               std::to_string(options.max_message_file_bytes) + " bytes",
+                           "input");
     }
   }
   PaymentMessageOptions message_options;

@@ -1,6 +1,7 @@
 // FixedRules: the skeleton's configured rule set (amount thresholds, a block list, a velocity
 // limit, model-score bands), evaluated to an outcome and reason codes. Immutable after
-// Create; thread-safe. The policy language (issue 6) replaces it behind the same Evaluate.
+// Create; thread-safe. The policy language (policy_bundle.h) replaces it behind the same
+// Evaluate.
 #pragma once
 
 #include <memory>
