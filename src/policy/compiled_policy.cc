@@ -111,6 +111,60 @@ bool InList(const CompiledList& list, std::string_view s) {
   return list.strings.find(s) != list.strings.end();
 }
 
+// Run's operations that take more than a line, each inlined into its one case.
+
+// Kleene's three-valued logic: false wins an and, true wins an or; otherwise unknown.
+inline Truth And3(Truth a, Truth b) {
+  return (a == kFalse || b == kFalse) ? kFalse : (a == kTrue && b == kTrue) ? kTrue : kUnknownTruth;
+}
+inline Truth Or3(Truth a, Truth b) {
+  return (a == kTrue || b == kTrue) ? kTrue : (a == kFalse && b == kFalse) ? kFalse : kUnknownTruth;
+}
+inline Truth Not3(Truth t) { return t == kUnknownTruth ? kUnknownTruth : FromBool(t == kFalse); }
+
+// NaN (a missing value) on either side makes the result NaN / unknown.
+inline double MinMax(Op op, double a, double b) {
+  if (std::isnan(a) || std::isnan(b)) return kNaN;
+  return op == Op::kMin ? std::min(a, b) : std::max(a, b);
+}
+inline Truth CompareNumbers(double a, double b, uint8_t flag) {
+  return std::isnan(a) || std::isnan(b) ? kUnknownTruth
+                                        : Compare(a, b, static_cast<TokenKind>(flag));
+}
+
+inline double FeatureAt(const Context& ctx, uint32_t index) {
+  return index < ctx.features.values.size() ? ctx.features.values[index] : kNaN;
+}
+inline void SetAmount(Value& v, const Transaction& txn) {
+  v.minor = txn.amount.minor_units();
+  v.currency = txn.amount.valid() ? &txn.amount.currency() : nullptr;
+}
+inline Truth CompareText(std::string_view a, std::string_view b, uint8_t flag) {
+  const bool equal = a == b;
+  return FromBool(static_cast<TokenKind>(flag) == TokenKind::kEq ? equal : !equal);
+}
+inline Truth CompareAmount(const Context& ctx, const Value& constant, uint8_t flag) {
+  Value amount;
+  SetAmount(amount, ctx.txn);
+  return CompareMoney(amount, constant, static_cast<TokenKind>(flag), ctx.p.rates);
+}
+// A membership test's truth: `found`, or its negation for "not in".
+inline Truth Found(bool found, uint8_t negated) { return FromBool(negated ? !found : found); }
+inline bool InListField(const Context& ctx, uint32_t list, uint16_t field) {
+  return InList(ctx.p.lists[list], TxnString(ctx.txn, static_cast<TxnField>(field)));
+}
+// Whether the transaction's field is in the list of membership `index`, computed once per
+// decision (the bit masks remember it).
+inline bool MemberOf(Context& ctx, uint32_t index) {
+  const uint64_t bit = 1ULL << index;
+  if (!(ctx.member_done & bit)) {
+    const Membership& m = ctx.p.memberships[index];
+    if (InList(ctx.p.lists[m.list], TxnString(ctx.txn, m.field))) ctx.member_found |= bit;
+    ctx.member_done |= bit;
+  }
+  return (ctx.member_found & bit) != 0;
+}
+
 Truth Run(Context& ctx, const RuleProgram& rule) {
   std::array<Value, kMaxStack>& stack = ctx.stack;
   size_t sp = 0;  // number of values on the stack
@@ -122,8 +176,7 @@ Truth Run(Context& ctx, const RuleProgram& rule) {
         stack[sp++] = ctx.p.constants[in.a];
         break;
       case Op::kLoadFeature:
-        stack[sp].num = in.a < ctx.features.values.size() ? ctx.features.values[in.a] : kNaN;
-        ++sp;
+        stack[sp++].num = FeatureAt(ctx, in.a);
         break;
       case Op::kLoadModelScore:
         stack[sp++].num = ctx.model_score;
@@ -132,9 +185,7 @@ Truth Run(Context& ctx, const RuleProgram& rule) {
         stack[sp++].truth = FromBool(ctx.model_available);
         break;
       case Op::kLoadAmount:
-        stack[sp].minor = ctx.txn.amount.minor_units();
-        stack[sp].currency = ctx.txn.amount.valid() ? &ctx.txn.amount.currency() : nullptr;
-        ++sp;
+        SetAmount(stack[sp++], ctx.txn);
         break;
       case Op::kLoadHour:
         stack[sp++].num = static_cast<double>(HourOf(ctx.txn.timestamp_us));
@@ -168,72 +219,43 @@ Truth Run(Context& ctx, const RuleProgram& rule) {
         stack[sp - 1].num = std::log1p(stack[sp - 1].num);
         break;
       case Op::kMin:
-      case Op::kMax: {
+      case Op::kMax:
         --sp;
-        double a = stack[sp - 1].num;
-        double b = stack[sp].num;
-        if (std::isnan(a) || std::isnan(b)) {
-          stack[sp - 1].num = kNaN;
-        } else {
-          stack[sp - 1].num = in.op == Op::kMin ? std::min(a, b) : std::max(a, b);
-        }
+        stack[sp - 1].num = MinMax(in.op, stack[sp - 1].num, stack[sp].num);
         break;
-      }
-      case Op::kCmpNum: {
+      case Op::kCmpNum:
         --sp;
-        double a = stack[sp - 1].num;
-        double b = stack[sp].num;
-        stack[sp - 1].truth = std::isnan(a) || std::isnan(b)
-                                  ? kUnknownTruth
-                                  : Compare(a, b, static_cast<TokenKind>(in.flag));
+        stack[sp - 1].truth = CompareNumbers(stack[sp - 1].num, stack[sp].num, in.flag);
         break;
-      }
       case Op::kCmpMoney:
         --sp;
         stack[sp - 1].truth =
             CompareMoney(stack[sp - 1], stack[sp], static_cast<TokenKind>(in.flag), ctx.p.rates);
         break;
-      case Op::kCmpStr: {
+      case Op::kCmpStr:
         --sp;
-        bool equal = stack[sp - 1].text() == stack[sp].text();
-        stack[sp - 1].truth =
-            FromBool(static_cast<TokenKind>(in.flag) == TokenKind::kEq ? equal : !equal);
+        stack[sp - 1].truth = CompareText(stack[sp - 1].text(), stack[sp].text(), in.flag);
         break;
-      }
-      case Op::kNot: {
-        Truth t = stack[sp - 1].truth;
-        stack[sp - 1].truth = t == kUnknownTruth ? kUnknownTruth : FromBool(t == kFalse);
+      case Op::kNot:
+        stack[sp - 1].truth = Not3(stack[sp - 1].truth);
         break;
-      }
       case Op::kAndJump:
         if (stack[sp - 1].truth == kFalse) pc = in.a - 1;
         break;
       case Op::kOrJump:
         if (stack[sp - 1].truth == kTrue) pc = in.a - 1;
         break;
-      case Op::kAnd: {
+      case Op::kAnd:
         --sp;
-        Truth a = stack[sp - 1].truth;
-        Truth b = stack[sp].truth;
-        stack[sp - 1].truth = (a == kFalse || b == kFalse) ? kFalse
-                              : (a == kTrue && b == kTrue) ? kTrue
-                                                           : kUnknownTruth;
+        stack[sp - 1].truth = And3(stack[sp - 1].truth, stack[sp].truth);
         break;
-      }
-      case Op::kOr: {
+      case Op::kOr:
         --sp;
-        Truth a = stack[sp - 1].truth;
-        Truth b = stack[sp].truth;
-        stack[sp - 1].truth = (a == kTrue || b == kTrue)     ? kTrue
-                              : (a == kFalse && b == kFalse) ? kFalse
-                                                             : kUnknownTruth;
+        stack[sp - 1].truth = Or3(stack[sp - 1].truth, stack[sp].truth);
         break;
-      }
-      case Op::kInList: {
-        bool found = InList(ctx.p.lists[in.a], stack[sp - 1].text());
-        stack[sp - 1].truth = FromBool(in.flag ? !found : found);
+      case Op::kInList:
+        stack[sp - 1].truth = Found(InList(ctx.p.lists[in.a], stack[sp - 1].text()), in.flag);
         break;
-      }
       case Op::kWatchlist:
         Screen(ctx, in.a);
         stack[sp++].num = ctx.screens.score[in.a];
@@ -242,44 +264,22 @@ Truth Run(Context& ctx, const RuleProgram& rule) {
         Screen(ctx, in.a);
         stack[sp++].truth = FromBool(ctx.screens.score[in.a] > 0);
         break;
-      case Op::kCmpFeatureConst: {
-        const double a = in.a < ctx.features.values.size() ? ctx.features.values[in.a] : kNaN;
+      case Op::kCmpFeatureConst:
         stack[sp++].truth =
-            std::isnan(a) ? kUnknownTruth
-                          : Compare(a, ctx.p.constants[in.b].num, static_cast<TokenKind>(in.flag));
+            CompareNumbers(FeatureAt(ctx, in.a), ctx.p.constants[in.b].num, in.flag);
         break;
-      }
       case Op::kCmpModelConst:
-        stack[sp++].truth = std::isnan(ctx.model_score)
-                                ? kUnknownTruth
-                                : Compare(ctx.model_score, ctx.p.constants[in.b].num,
-                                          static_cast<TokenKind>(in.flag));
+        stack[sp++].truth = CompareNumbers(ctx.model_score, ctx.p.constants[in.b].num, in.flag);
         break;
-      case Op::kCmpAmountConst: {
-        Value amount;
-        amount.minor = ctx.txn.amount.minor_units();
-        amount.currency = ctx.txn.amount.valid() ? &ctx.txn.amount.currency() : nullptr;
-        stack[sp++].truth = CompareMoney(amount, ctx.p.constants[in.b],
-                                         static_cast<TokenKind>(in.flag), ctx.p.rates);
+      case Op::kCmpAmountConst:
+        stack[sp++].truth = CompareAmount(ctx, ctx.p.constants[in.b], in.flag);
         break;
-      }
-      case Op::kInListMemo: {
-        const uint64_t bit = 1ULL << in.a;
-        if (!(ctx.member_done & bit)) {
-          const Membership& m = ctx.p.memberships[in.a];
-          if (InList(ctx.p.lists[m.list], TxnString(ctx.txn, m.field))) ctx.member_found |= bit;
-          ctx.member_done |= bit;
-        }
-        const bool found = (ctx.member_found & bit) != 0;
-        stack[sp++].truth = FromBool(in.flag ? !found : found);
+      case Op::kInListMemo:
+        stack[sp++].truth = Found(MemberOf(ctx, in.a), in.flag);
         break;
-      }
-      case Op::kInListField: {
-        const bool found =
-            InList(ctx.p.lists[in.a], TxnString(ctx.txn, static_cast<TxnField>(in.b)));
-        stack[sp++].truth = FromBool(in.flag ? !found : found);
+      case Op::kInListField:
+        stack[sp++].truth = Found(InListField(ctx, in.a, in.b), in.flag);
         break;
-      }
     }
   }
   return sp == 0 ? kUnknownTruth : stack[sp - 1].truth;

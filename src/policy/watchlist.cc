@@ -40,6 +40,10 @@ int Popcount8(uint8_t bits) {
   return n;
 }
 
+}  // namespace
+
+namespace watchlist_internal {
+
 struct Similar {
   uint32_t token;
   float gain;  // similarity * (query token length + list token length)
@@ -62,6 +66,49 @@ struct Scratch {
   std::array<std::vector<uint32_t>, kMaxNameTokens> candidates;
   std::array<std::vector<Similar>, kMaxNameTokens> similar;
 };
+
+struct TokenStats {
+  std::array<double, kMaxNameTokens> max_gain{};
+  std::array<double, kMaxNameTokens> min_len{};
+  std::array<size_t, kMaxNameTokens> volume{};
+};
+
+}  // namespace watchlist_internal
+
+namespace {
+
+using watchlist_internal::Acc;
+using watchlist_internal::Scratch;
+using watchlist_internal::Similar;
+using watchlist_internal::TokenStats;
+
+// 3. Skip the postings of the most frequent query tokens while an entry matched only
+//    through them provably scores under kWatchlistFloor (it then cannot be reported).
+uint32_t ChooseSkipped(size_t nq, double query_chars, const TokenStats& stats) {
+  std::array<size_t, kMaxNameTokens> order{};
+  for (size_t qi = 0; qi < nq; ++qi) order[qi] = qi;
+  std::sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(nq),
+            [&](size_t a, size_t b) { return stats.volume[a] > stats.volume[b]; });
+  uint32_t skipped = 0;
+  double skipped_gain = 0;
+  int skipped_count = 0;
+  double skipped_min_len = 1e9;
+  for (size_t k = 0; k < nq; ++k) {
+    const size_t qi = order[k];
+    if (stats.volume[qi] == 0) break;
+    const double gain = skipped_gain + stats.max_gain[qi];
+    const int count = skipped_count + 1;
+    const double len = std::min(skipped_min_len, stats.min_len[qi]);
+    const double soft = std::min(1.0, gain / (query_chars + len));
+    const double dice = 2.0 * count / static_cast<double>(nq + static_cast<size_t>(count));
+    if (0.5 * soft + 0.5 * dice >= kWatchlistFloor) break;
+    skipped |= 1u << qi;
+    skipped_gain = gain;
+    skipped_count = count;
+    skipped_min_len = len;
+  }
+  return skipped;
+}
 
 }  // namespace
 
@@ -153,9 +200,8 @@ WatchlistMatch Watchlist::Match(std::string_view name) const {
 }
 
 WatchlistMatch Watchlist::MatchTokens(const std::vector<std::string>& query) const {
-  WatchlistMatch best;
   const size_t nq = std::min(query.size(), kMaxNameTokens);
-  if (nq == 0 || entries_.empty()) return best;
+  if (nq == 0 || entries_.empty()) return WatchlistMatch();
   thread_local Scratch scratch;
   if (scratch.acc.size() < entries_.size()) scratch.acc.assign(entries_.size(), Acc{0, 0, 0});
   const size_t token_count = token_offset_.size() - 1;
@@ -163,8 +209,18 @@ WatchlistMatch Watchlist::MatchTokens(const std::vector<std::string>& query) con
   double query_chars = 0;
   for (size_t qi = 0; qi < nq; ++qi) query_chars += static_cast<double>(query[qi].size());
 
-  // 1. Deletion-neighbourhood lookups for all query tokens at once, prefetched, so their
-  //    cache misses overlap.
+  FindCandidates(query, nq, scratch);
+  TokenStats stats;
+  CollectSimilar(query, nq, scratch, stats);
+  const uint32_t skipped = ChooseSkipped(nq, query_chars, stats);
+  AccumulatePostings(nq, skipped, scratch);
+  if (skipped != 0) AddSkippedTokens(nq, skipped, scratch);
+  return PickBest(query, nq, query_chars, scratch);
+}
+
+void Watchlist::FindCandidates(const std::vector<std::string>& query, size_t nq,
+                               Scratch& scratch) const {
+  // All query tokens' lookups at once, prefetched, so that their cache misses overlap.
   scratch.hashes.clear();
   scratch.owners.clear();
   for (size_t qi = 0; qi < nq; ++qi) {
@@ -184,12 +240,10 @@ WatchlistMatch Watchlist::MatchTokens(const std::vector<std::string>& query) con
       __builtin_prefetch(&token_chars_[token_offset_[variant_tokens_[v]]]);
     }
   }
+}
 
-  // 2. Similar list tokens per query token, the best gain each can give, and the postings
-  //    it would touch.
-  std::array<double, kMaxNameTokens> max_gain{};
-  std::array<double, kMaxNameTokens> min_len{};
-  std::array<size_t, kMaxNameTokens> volume{};
+void Watchlist::CollectSimilar(const std::vector<std::string>& query, size_t nq, Scratch& scratch,
+                               TokenStats& stats) const {
   for (size_t qi = 0; qi < nq; ++qi) {
     const std::string_view q = query[qi];
     auto& cands = scratch.candidates[qi];
@@ -197,7 +251,7 @@ WatchlistMatch Watchlist::MatchTokens(const std::vector<std::string>& query) con
     cands.erase(std::unique(cands.begin(), cands.end()), cands.end());
     auto& similar = scratch.similar[qi];
     similar.clear();
-    min_len[qi] = 1e9;
+    stats.min_len[qi] = 1e9;
     for (uint32_t token_id : cands) {
       const std::string_view t(token_chars_.data() + token_offset_[token_id],
                                token_offset_[token_id + 1] - token_offset_[token_id]);
@@ -205,38 +259,14 @@ WatchlistMatch Watchlist::MatchTokens(const std::vector<std::string>& query) con
       if (s <= 0) continue;
       const double gain = s * static_cast<double>(q.size() + t.size());
       similar.push_back({token_id, static_cast<float>(gain), s >= kTokenSameThreshold});
-      max_gain[qi] = std::max(max_gain[qi], gain);
-      min_len[qi] = std::min(min_len[qi], static_cast<double>(t.size()));
-      volume[qi] += posting_begin_[token_id + 1] - posting_begin_[token_id];
+      stats.max_gain[qi] = std::max(stats.max_gain[qi], gain);
+      stats.min_len[qi] = std::min(stats.min_len[qi], static_cast<double>(t.size()));
+      stats.volume[qi] += posting_begin_[token_id + 1] - posting_begin_[token_id];
     }
   }
+}
 
-  // 3. Skip the postings of the most frequent query tokens while an entry matched only
-  //    through them provably scores under kWatchlistFloor (it then cannot be reported).
-  std::array<size_t, kMaxNameTokens> order{};
-  for (size_t qi = 0; qi < nq; ++qi) order[qi] = qi;
-  std::sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(nq),
-            [&](size_t a, size_t b) { return volume[a] > volume[b]; });
-  uint32_t skipped = 0;
-  double skipped_gain = 0;
-  int skipped_count = 0;
-  double skipped_min_len = 1e9;
-  for (size_t k = 0; k < nq; ++k) {
-    const size_t qi = order[k];
-    if (volume[qi] == 0) break;
-    const double gain = skipped_gain + max_gain[qi];
-    const int count = skipped_count + 1;
-    const double len = std::min(skipped_min_len, min_len[qi]);
-    const double soft = std::min(1.0, gain / (query_chars + len));
-    const double dice = 2.0 * count / static_cast<double>(nq + static_cast<size_t>(count));
-    if (0.5 * soft + 0.5 * dice >= kWatchlistFloor) break;
-    skipped |= 1u << qi;
-    skipped_gain = gain;
-    skipped_count = count;
-    skipped_min_len = len;
-  }
-
-  // 4. Accumulate the other tokens' postings.
+void Watchlist::AccumulatePostings(size_t nq, uint32_t skipped, Scratch& scratch) const {
   scratch.touched.clear();
   Acc* acc = scratch.acc.data();
   for (size_t qi = 0; qi < nq; ++qi) {
@@ -256,44 +286,47 @@ WatchlistMatch Watchlist::MatchTokens(const std::vector<std::string>& query) con
     }
   }
   for (uint32_t e : scratch.touched) __builtin_prefetch(&info_[e]);
+}
 
-  // 5. Skipped tokens: add what they really contribute to each touched entry (its few tokens
-  //    are looked up in the skipped tokens' similar sets).
-  if (skipped != 0) {
-    for (size_t qi = 0; qi < nq; ++qi) {
-      if (!(skipped & (1u << qi))) continue;
-      for (const Similar& sim : scratch.similar[qi]) {
-        scratch.token_skipped[sim.token] |= static_cast<uint8_t>(1u << qi);
-      }
-    }
-    for (uint32_t e : scratch.touched) {
-      const EntryInfo& info = info_[e];
-      for (uint32_t k = 0; k < info.distinct; ++k) {
-        const uint32_t t = k < kInlineTokens
-                               ? info.token[k]
-                               : entry_tokens_[info.overflow_begin + k - kInlineTokens];
-        uint8_t bits = scratch.token_skipped[t];
-        while (bits != 0) {
-          const int qi = std::countr_zero(bits);
-          bits &= static_cast<uint8_t>(bits - 1);
-          const auto& similar = scratch.similar[qi];
-          auto it = std::lower_bound(similar.begin(), similar.end(), t,
-                                     [](const Similar& s, uint32_t id) { return s.token < id; });
-          acc[e].gain += it->gain;
-          acc[e].hits |= static_cast<uint8_t>(1u << qi);
-          if (it->same) acc[e].same |= static_cast<uint8_t>(1u << qi);
-        }
-      }
-    }
-    for (size_t qi = 0; qi < nq; ++qi) {
-      if (!(skipped & (1u << qi))) continue;
-      for (const Similar& sim : scratch.similar[qi]) scratch.token_skipped[sim.token] = 0;
+void Watchlist::AddSkippedTokens(size_t nq, uint32_t skipped, Scratch& scratch) const {
+  // Each touched entry's few tokens are looked up in the skipped tokens' similar sets.
+  Acc* acc = scratch.acc.data();
+  for (size_t qi = 0; qi < nq; ++qi) {
+    if (!(skipped & (1u << qi))) continue;
+    for (const Similar& sim : scratch.similar[qi]) {
+      scratch.token_skipped[sim.token] |= static_cast<uint8_t>(1u << qi);
     }
   }
+  for (uint32_t e : scratch.touched) {
+    const EntryInfo& info = info_[e];
+    for (uint32_t k = 0; k < info.distinct; ++k) {
+      const uint32_t t = k < kInlineTokens ? info.token[k]
+                                           : entry_tokens_[info.overflow_begin + k - kInlineTokens];
+      uint8_t bits = scratch.token_skipped[t];
+      while (bits != 0) {
+        const int qi = std::countr_zero(bits);
+        bits &= static_cast<uint8_t>(bits - 1);
+        const auto& similar = scratch.similar[qi];
+        auto it = std::lower_bound(similar.begin(), similar.end(), t,
+                                   [](const Similar& s, uint32_t id) { return s.token < id; });
+        acc[e].gain += it->gain;
+        acc[e].hits |= static_cast<uint8_t>(1u << qi);
+        if (it->same) acc[e].same |= static_cast<uint8_t>(1u << qi);
+      }
+    }
+  }
+  for (size_t qi = 0; qi < nq; ++qi) {
+    if (!(skipped & (1u << qi))) continue;
+    for (const Similar& sim : scratch.similar[qi]) scratch.token_skipped[sim.token] = 0;
+  }
+}
 
-  // 6. Upper bound of each touched entry's NameScore (every similar pair counted, not only
-  //    the one-to-one alignment); exact scores only where the bound can beat both the best
-  //    so far and the floor.
+WatchlistMatch Watchlist::PickBest(const std::vector<std::string>& query, size_t nq,
+                                   double query_chars, Scratch& scratch) const {
+  // An upper bound of each touched entry's NameScore (every similar pair counted, not only the
+  // one-to-one alignment); exact scores only where the bound can beat both the best so far and
+  // the floor.
+  Acc* acc = scratch.acc.data();
   auto bound = [&](uint32_t e) {
     const double total = query_chars + info_[e].chars;
     const double soft = std::min(1.0, acc[e].gain / total);
@@ -310,6 +343,7 @@ WatchlistMatch Watchlist::MatchTokens(const std::vector<std::string>& query) con
       top = e;
     }
   }
+  WatchlistMatch best;
   if (top_bound >= kWatchlistFloor) {
     best = {NameScore(query, entries_[top].tokens), static_cast<int>(top)};
     for (uint32_t e : scratch.touched) {

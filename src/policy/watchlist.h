@@ -11,6 +11,11 @@
 
 namespace verdict {
 
+namespace watchlist_internal {
+struct Scratch;     // a thread's buffers for one match (watchlist.cc)
+struct TokenStats;  // per query token: best gain, shortest similar token, postings volume
+}  // namespace watchlist_internal
+
 // Similarities under this floor are reported as 0 ("no similar entry"): they are far below
 // any screening threshold, and the index prunes by it.
 inline constexpr double kWatchlistFloor = 0.70;
@@ -63,6 +68,22 @@ class Watchlist {
     uint32_t end;
   };
   const Slot* FindSlot(uint64_t hash) const;
+
+  // MatchTokens' steps, in order, on the thread's scratch; `nq` query tokens are used.
+  // 1. The list tokens within edit distance 1 of each query token (deletion neighbourhoods).
+  void FindCandidates(const std::vector<std::string>& query, size_t nq,
+                      watchlist_internal::Scratch& scratch) const;
+  // 2. Of those, the similar ones, with the gain each can give and the postings it touches.
+  void CollectSimilar(const std::vector<std::string>& query, size_t nq,
+                      watchlist_internal::Scratch& scratch,
+                      watchlist_internal::TokenStats& stats) const;
+  // 4. Adds the postings of every query token not in `skipped` to the touched entries.
+  void AccumulatePostings(size_t nq, uint32_t skipped, watchlist_internal::Scratch& scratch) const;
+  // 5. Adds what the skipped query tokens contribute to each touched entry.
+  void AddSkippedTokens(size_t nq, uint32_t skipped, watchlist_internal::Scratch& scratch) const;
+  // 6. The best exact score among the touched entries whose upper bound can win.
+  WatchlistMatch PickBest(const std::vector<std::string>& query, size_t nq, double query_chars,
+                          watchlist_internal::Scratch& scratch) const;
 
   std::vector<WatchlistEntry> entries_;
   std::vector<EntryInfo> info_;
