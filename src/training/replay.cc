@@ -264,7 +264,7 @@ std::string ReplayReportJson(const ReplayReport& r) {
   for (const auto& [code, n] : r.reason_counts) w.Key(code).Uint(n);
   w.EndObject();
   if (r.labelled) {
-    // The top-level keys: detection by the decisions (review or block = alert).
+    // Top-level keys: detection by the decisions (review or block = alert).
     const DetectionReport& d = r.policy_detection;
     w.Key("positives").Uint(d.positives);
     w.Key("pr_auc");
