@@ -21,20 +21,18 @@ std::chrono::milliseconds ConnectionDeadlines::TickFor(std::chrono::milliseconds
 }
 
 void ConnectionDeadlines::Add(std::weak_ptr<TimedConnection> connection) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   connections_.push_back(std::move(connection));
 }
 
 void ConnectionDeadlines::Start() {
-  {
-    std::lock_guard lock(mu_);
-    stopped_ = false;
-  }
+  MutexLock lock(mu_);
+  stopped_ = false;
   Arm();
 }
 
 void ConnectionDeadlines::Stop() {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   stopped_ = true;
   timer_.cancel();
 }
@@ -44,7 +42,7 @@ void ConnectionDeadlines::Arm() {
   timer_.async_wait([this](const boost::system::error_code& ec) {
     if (ec) return;  // cancelled: stopping
     Sweep(SystemClock::Instance().MonotonicNanos());
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     if (!stopped_) Arm();
   });
 }
@@ -52,7 +50,7 @@ void ConnectionDeadlines::Arm() {
 size_t ConnectionDeadlines::Sweep(int64_t now_ns) {
   std::vector<std::shared_ptr<TimedConnection>> late;
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     size_t kept = 0;
     for (size_t i = 0; i < connections_.size(); ++i) {
       std::shared_ptr<TimedConnection> connection = connections_[i].lock();
@@ -69,7 +67,7 @@ size_t ConnectionDeadlines::Sweep(int64_t now_ns) {
 }
 
 size_t ConnectionDeadlines::watched() const {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   return connections_.size();
 }
 

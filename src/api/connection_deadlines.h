@@ -2,9 +2,10 @@
 // connection, enforced by one periodic sweep rather than by a timer armed and cancelled around
 // each read and write. beast::tcp_stream's per-operation expiry posted a timer wait and its
 // cancellation for every read and every write, and reprogrammed the reactor's timerfd: a sixth
-// to a fifth of the CPU of a loopback round trip (bench/http_bench; docs/PERFORMANCE.md, issue 7,
-// session 11). Here a connection's deadline is one atomic store, and a connection past it is
-// closed within one tick of the sweep (a tenth of the shortest configured limit, 10–100 ms).
+// to a fifth of the CPU of a loopback round trip (bench/http_bench; see docs/PERFORMANCE.md
+// (HTTP path: connection time limits)). Here a connection's deadline is one atomic store, and a
+// connection past it is closed within one tick of the sweep (a tenth of the shortest configured
+// limit, 10–100 ms).
 //
 // TimedConnection: what a connection exposes to the sweep. Its deadline may be set only on the
 // connection's own executor; the sweep reads it from any thread.
@@ -18,8 +19,10 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
-#include <mutex>
 #include <vector>
+
+#include "common/mutex.h"
+#include "common/thread_annotations.h"
 
 namespace verdict {
 
@@ -48,27 +51,29 @@ class ConnectionDeadlines {
   ConnectionDeadlines(boost::asio::io_context& ioc, std::chrono::milliseconds tick);
 
   // Watches `connection` until it is destroyed.
-  void Add(std::weak_ptr<TimedConnection> connection);
+  void Add(std::weak_ptr<TimedConnection> connection) EXCLUDES(mu_);
   // Arms the periodic sweep on the io_context; Stop cancels it.
-  void Start();
-  void Stop();
+  void Start() EXCLUDES(mu_);
+  void Stop() EXCLUDES(mu_);
 
   // One sweep at `now_ns` (monotonic): calls OnDeadlinePassed of each late connection and
   // forgets destroyed ones. Returns how many were late. The timer calls it; tests may too.
-  size_t Sweep(int64_t now_ns);
-  size_t watched() const;
+  size_t Sweep(int64_t now_ns) EXCLUDES(mu_);
+  size_t watched() const EXCLUDES(mu_);
 
   // The tick for these limits: a tenth of the shortest, within [10 ms, 100 ms].
   static std::chrono::milliseconds TickFor(std::chrono::milliseconds shortest_limit);
 
  private:
-  void Arm();
+  // Sets the timer for the next tick (its handler runs later, on the io_context, never inside).
+  void Arm() REQUIRES(mu_);
 
-  boost::asio::steady_timer timer_;
+  mutable Mutex mu_;
+  // Not thread-safe itself: Start, Stop and the handler's re-arm may run on different threads.
+  boost::asio::steady_timer timer_ GUARDED_BY(mu_);
   const std::chrono::milliseconds tick_;
-  mutable std::mutex mu_;
-  std::vector<std::weak_ptr<TimedConnection>> connections_;  // guarded by mu_
-  bool stopped_ = false;                                     // guarded by mu_
+  std::vector<std::weak_ptr<TimedConnection>> connections_ GUARDED_BY(mu_);
+  bool stopped_ GUARDED_BY(mu_) = false;
 };
 
 }  // namespace verdict

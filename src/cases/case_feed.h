@@ -5,47 +5,48 @@
 // start-up catch-up covers whatever a closed feed dropped. Thread-safe.
 #pragma once
 
-#include <condition_variable>
 #include <cstdint>
 #include <deque>
-#include <mutex>
 #include <vector>
+
+#include "common/mutex.h"
+#include "common/thread_annotations.h"
 
 namespace verdict::cases {
 
 class CaseFeed {
  public:
   // Never blocks; ignored once closed.
-  void Push(uint64_t seq) {
+  void Push(uint64_t seq) EXCLUDES(mu_) {
     {
-      std::lock_guard lock(mu_);
+      MutexLock lock(mu_);
       if (closed_) return;
       seqs_.push_back(seq);
     }
-    cv_.notify_one();
+    cv_.Signal();
   }
   // Waits for sequence numbers and moves them all into `out`; false once closed.
-  bool Take(std::vector<uint64_t>* out) {
-    std::unique_lock lock(mu_);
-    cv_.wait(lock, [this] { return closed_ || !seqs_.empty(); });
+  bool Take(std::vector<uint64_t>* out) EXCLUDES(mu_) {
+    MutexLock lock(mu_);
+    while (!closed_ && seqs_.empty()) cv_.Wait(mu_);
     if (closed_) return false;
     out->assign(seqs_.begin(), seqs_.end());
     seqs_.clear();
     return true;
   }
-  void Close() {
+  void Close() EXCLUDES(mu_) {
     {
-      std::lock_guard lock(mu_);
+      MutexLock lock(mu_);
       closed_ = true;
     }
-    cv_.notify_all();
+    cv_.SignalAll();
   }
 
  private:
-  std::mutex mu_;
-  std::condition_variable cv_;
-  std::deque<uint64_t> seqs_;  // guarded by mu_
-  bool closed_ = false;        // guarded by mu_
+  Mutex mu_;
+  CondVar cv_;  // a sequence number pushed, or closed
+  std::deque<uint64_t> seqs_ GUARDED_BY(mu_);
+  bool closed_ GUARDED_BY(mu_) = false;
 };
 
 }  // namespace verdict::cases

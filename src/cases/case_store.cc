@@ -84,7 +84,7 @@ CaseStore::~CaseStore() {
 
 Status CaseStore::Load() {
   VERDICT_ASSIGN_OR_RETURN(auto entries, journal_.ListRegistry(kCasePrefix));
-  std::unique_lock lock(mu_);
+  WriterLock lock(mu_);
   for (auto& [key, value] : entries) {
     auto c = CaseFromJson(value);
     if (!c.ok()) return Internal("stored case " + key + ": " + c.status().message());
@@ -116,9 +116,9 @@ Status CaseStore::OpenFromSeq(uint64_t seq) {
   if (!record) return Status::Ok();
   VERDICT_ASSIGN_OR_RETURN(std::optional<Case> c, CaseFromRecord(*record));
   if (!c) return Status::Ok();
-  std::lock_guard write(write_mu_);
+  MutexLock write(write_mu_);
   {
-    std::shared_lock lock(mu_);
+    ReaderLock lock(mu_);
     if (index_.Find(c->tenant, c->case_id) != nullptr) return Status::Ok();
   }
   // Derived from a durable record: CatchUp opens it again if a crash loses this write.
@@ -149,33 +149,33 @@ void CaseStore::FeedLoop() {
       }
     }
     {
-      std::lock_guard lock(feed_mu_);
+      MutexLock lock(feed_mu_);
       handled_seq_ = std::max(handled_seq_, progress.last());
     }
-    feed_cv_.notify_all();
+    feed_cv_.SignalAll();
   }
-  std::lock_guard lock(feed_mu_);
+  MutexLock lock(feed_mu_);
   feed_stopped_ = true;
-  feed_cv_.notify_all();
+  feed_cv_.SignalAll();
 }
 
 void CaseStore::WaitUntilHandled(uint64_t seq) const {
-  std::unique_lock lock(feed_mu_);
-  feed_cv_.wait(lock, [&] { return feed_stopped_ || handled_seq_ >= seq; });
+  MutexLock lock(feed_mu_);
+  while (!feed_stopped_ && handled_seq_ < seq) feed_cv_.Wait(feed_mu_);
 }
 
 size_t CaseStore::size() const {
-  std::shared_lock lock(mu_);
+  ReaderLock lock(mu_);
   return index_.size();
 }
 
 Result<CasePage> CaseStore::List(std::string_view tenant, const CaseQuery& query) const {
-  std::shared_lock lock(mu_);
+  ReaderLock lock(mu_);
   return index_.List(tenant, query);
 }
 
 Result<Case> CaseStore::Get(std::string_view tenant, std::string_view case_id) const {
-  std::shared_lock lock(mu_);
+  ReaderLock lock(mu_);
   const Case* c = index_.Find(tenant, case_id);
   if (c == nullptr) return NotFound("no case " + std::string(case_id));
   return *c;
@@ -183,7 +183,7 @@ Result<Case> CaseStore::Get(std::string_view tenant, std::string_view case_id) c
 
 Status CaseStore::Store(const Case& c, bool sync) {
   VERDICT_RETURN_IF_ERROR(journal_.PutRegistry(CaseKey(c.tenant, c.case_id), CaseToJson(c), sync));
-  std::unique_lock lock(mu_);
+  WriterLock lock(mu_);
   index_.Put(c);
   return Status::Ok();
 }
@@ -191,7 +191,7 @@ Status CaseStore::Store(const Case& c, bool sync) {
 template <typename Change>
 Result<Case> CaseStore::Mutate(std::string_view tenant, std::string_view case_id,
                                std::string_view principal, std::string_view action, Change change) {
-  std::lock_guard write(write_mu_);
+  MutexLock write(write_mu_);
   VERDICT_ASSIGN_OR_RETURN(Case c, Get(tenant, case_id));
   std::string details;
   VERDICT_RETURN_IF_ERROR(change(c, clock_.NowMicros(), details));

@@ -8,9 +8,7 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <optional>
-#include <shared_mutex>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -20,7 +18,9 @@
 #include "cases/case_feed.h"
 #include "cases/case_index.h"
 #include "common/clock.h"
+#include "common/mutex.h"
 #include "common/result.h"
+#include "common/thread_annotations.h"
 #include "journal/journal.h"
 
 namespace verdict::cases {
@@ -45,54 +45,56 @@ class CaseStore {
   CaseStore(const CaseStore&) = delete;
   CaseStore& operator=(const CaseStore&) = delete;
 
-  Result<CasePage> List(std::string_view tenant, const CaseQuery& query) const;
+  Result<CasePage> List(std::string_view tenant, const CaseQuery& query) const EXCLUDES(mu_);
   // kNotFound for a case of another tenant as for one that does not exist (I7).
-  Result<Case> Get(std::string_view tenant, std::string_view case_id) const;
+  Result<Case> Get(std::string_view tenant, std::string_view case_id) const EXCLUDES(mu_);
   // Transitions (case.h); each is journaled (action "cases.assign", "cases.comment",
   // "cases.dispose"; object the case id; principal the caller) and durable when it returns.
   Result<Case> Assign(std::string_view tenant, std::string_view case_id, std::string_view principal,
-                      std::string_view assignee);
+                      std::string_view assignee) EXCLUDES(write_mu_);
   Result<Case> Comment(std::string_view tenant, std::string_view case_id,
-                       std::string_view principal, std::string_view text);
+                       std::string_view principal, std::string_view text) EXCLUDES(write_mu_);
   Result<Case> Dispose(std::string_view tenant, std::string_view case_id,
-                       std::string_view principal, Disposition disposition, std::string_view note);
+                       std::string_view principal, Disposition disposition, std::string_view note)
+      EXCLUDES(write_mu_);
 
   // Opens the case of journal record `seq` if it opens one and is not yet stored (what the
   // feed thread does; public for tests and catch-up).
-  Status OpenFromSeq(uint64_t seq);
+  Status OpenFromSeq(uint64_t seq) EXCLUDES(write_mu_);
   // Blocks until the feed thread has handled sequence number `seq` (or later) or has stopped.
-  void WaitUntilHandled(uint64_t seq) const;
+  void WaitUntilHandled(uint64_t seq) const EXCLUDES(feed_mu_);
   // The journal record behind a case (for the case view: features, proof).
   Result<std::optional<journal::JournalRecord>> ReadRecord(uint64_t seq) const {
     return journal_.ReadRecord(seq);
   }
-  size_t size() const;
+  size_t size() const EXCLUDES(mu_);
 
  private:
   CaseStore(journal::Journal& journal, std::shared_ptr<CaseFeed> feed, const Clock& clock);
-  Status Load();
+  Status Load() EXCLUDES(mu_);
   Status CatchUp();
-  void FeedLoop();
+  void FeedLoop() EXCLUDES(feed_mu_);
   // Read-modify-write of one case under write_mu_: journal the event, store, index.
   template <typename Change>
   Result<Case> Mutate(std::string_view tenant, std::string_view case_id, std::string_view principal,
-                      std::string_view action, Change change);
+                      std::string_view action, Change change) EXCLUDES(write_mu_);
   // Registry write, then index. Unsynced only for a case opened from a durable record (CatchUp
   // opens it again); an analyst's change is synced, as its admin event is.
-  Status Store(const Case& c, bool sync = true);
+  Status Store(const Case& c, bool sync = true) REQUIRES(write_mu_) EXCLUDES(mu_);
 
   journal::Journal& journal_;
   std::shared_ptr<CaseFeed> feed_;
   const Clock& clock_;
 
-  std::mutex write_mu_;  // serializes read-modify-write of cases and the high-water mark
-  mutable std::shared_mutex mu_;
-  CaseIndex index_;  // guarded by mu_
+  // Serializes read-modify-write of cases; held across the journal write and then mu_.
+  Mutex write_mu_ ACQUIRED_BEFORE(mu_);
+  mutable SharedMutex mu_ ACQUIRED_AFTER(write_mu_);
+  CaseIndex index_ GUARDED_BY(mu_);
 
-  mutable std::mutex feed_mu_;
-  mutable std::condition_variable feed_cv_;
-  uint64_t handled_seq_ = 0;   // guarded by feed_mu_: the last sequence number handled
-  bool feed_stopped_ = false;  // guarded by feed_mu_
+  mutable Mutex feed_mu_;
+  mutable CondVar feed_cv_;
+  uint64_t handled_seq_ GUARDED_BY(feed_mu_) = 0;  // the last sequence number handled
+  bool feed_stopped_ GUARDED_BY(feed_mu_) = false;
   std::thread feed_thread_;
 };
 

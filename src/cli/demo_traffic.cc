@@ -39,11 +39,18 @@ DemoTraffic::DemoTraffic(Engine& engine, double rate, Caller caller)
 
 void DemoTraffic::Stop() {
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     stopping_ = true;
   }
-  cv_.notify_all();
+  cv_.SignalAll();
   if (thread_.joinable()) thread_.join();
+}
+
+bool DemoTraffic::StoppedBefore(std::chrono::steady_clock::time_point until) {
+  MutexLock lock(mu_);
+  while (!stopping_ && cv_.WaitUntil(mu_, until)) {
+  }
+  return stopping_;
 }
 
 void DemoTraffic::Loop() {
@@ -67,14 +74,9 @@ void DemoTraffic::Loop() {
     Status s = (*sim)->Run([&](const LabelledTransaction& row) -> Status {
       if (!first_us) first_us = row.txn.timestamp_us;
       const bool warm_up = row.txn.timestamp_us - *first_us < kWarmUpMicros;
-      {
-        std::unique_lock lock(mu_);
-        next += std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-            warm_up ? warm_up_interval : interval);
-        if (cv_.wait_until(lock, next, [this] { return stopping_; })) {
-          return Unavailable("demo traffic stopping");
-        }
-      }
+      next += std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+          warm_up ? warm_up_interval : interval);
+      if (StoppedBefore(next)) return Unavailable("demo traffic stopping");
       Transaction txn = row.txn;
       txn.transaction_id = prefix + std::to_string(++number);
       if (warm_up) txn.priority = Priority::kBulk;

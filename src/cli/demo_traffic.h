@@ -4,11 +4,12 @@
 #pragma once
 
 #include <atomic>
-#include <condition_variable>
+#include <chrono>
 #include <cstdint>
-#include <mutex>
 #include <thread>
 
+#include "common/mutex.h"
+#include "common/thread_annotations.h"
 #include "engine/engine.h"
 
 namespace verdict {
@@ -22,19 +23,21 @@ class DemoTraffic {
   DemoTraffic(const DemoTraffic&) = delete;
   DemoTraffic& operator=(const DemoTraffic&) = delete;
 
-  void Stop();
+  void Stop() EXCLUDES(mu_);
   uint64_t submitted() const { return submitted_.load(std::memory_order_relaxed); }
 
  private:
-  void Loop();
+  void Loop() EXCLUDES(mu_);
+  // Waits until `until`; true when Stop was called first (or meanwhile).
+  bool StoppedBefore(std::chrono::steady_clock::time_point until) EXCLUDES(mu_);
 
   Engine& engine_;
   const double rate_;
   const Caller caller_;
   std::atomic<uint64_t> submitted_{0};
-  std::mutex mu_;
-  std::condition_variable cv_;
-  bool stopping_ = false;  // guarded by mu_
+  Mutex mu_;
+  CondVar cv_;  // stopping
+  bool stopping_ GUARDED_BY(mu_) = false;
   std::thread thread_;
 };
 

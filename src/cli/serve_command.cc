@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <optional>
 
 #include "api/http_server.h"
 #include "cli/demo_traffic.h"
@@ -48,28 +49,33 @@ void WritePortFile(const std::string& path, uint16_t port) {
   if (ec) spdlog::error("cannot write the port file {}: {}", path, ec.message());
 }
 
-int Serve(const ServeFlags& flags) {
-  // Block the stop signals in every thread (threads inherit the mask) so that sigwait below
-  // is the one place they are received.
+// Blocks the stop signals in every thread (threads inherit the mask) so that sigwait in Serve
+// is the one place they are received; ignores SIGPIPE. Returns the set to wait for.
+sigset_t BlockStopSignals() {
   sigset_t stop_signals;
   sigemptyset(&stop_signals);
   sigaddset(&stop_signals, SIGINT);
   sigaddset(&stop_signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
   signal(SIGPIPE, SIG_IGN);
+  return stop_signals;
+}
 
+// The configuration file (or the defaults) with the flags applied, and its data directory
+// created; nullopt after logging why not.
+std::optional<EngineOptions> ResolveOptions(const ServeFlags& flags) {
   Result<EngineOptions> loaded =
       flags.config.empty() ? ParseEngineOptions("", "defaults") : LoadEngineOptions(flags.config);
   if (!loaded.ok()) {
     spdlog::error("configuration: {}", loaded.status().message());
-    return 2;
+    return std::nullopt;
   }
   EngineOptions options = std::move(loaded).value();
   if (!flags.listen.empty()) {
     Status s = ParseListenAddress(flags.listen, &options.server);
     if (!s.ok()) {
       spdlog::error("--listen: {}", s.message());
-      return 2;
+      return std::nullopt;
     }
   }
   if (!flags.realtime_listen.empty()) options.realtime_listen = flags.realtime_listen;
@@ -78,8 +84,121 @@ int Serve(const ServeFlags& flags) {
   std::filesystem::create_directories(options.data_dir, ec);
   if (ec) {
     spdlog::error("cannot create data directory '{}': {}", options.data_dir, ec.message());
-    return 2;
+    return std::nullopt;
   }
+  return options;
+}
+
+// The analyst console: built into BUILD/console beside BUILD/bin (docs/console.md). False after
+// logging a console directory that cannot be read.
+bool RegisterConsole(const ServeFlags& flags, Router& router) {
+  if (flags.no_console) return true;
+  const std::string console_dir =
+      flags.console_dir.empty() ? DefaultConsoleDir() : flags.console_dir;
+  if (console_dir.empty()) {
+    spdlog::info("console: not built (no console/ beside the binary); /console/ is off");
+    return true;
+  }
+  auto files = ConsoleFiles::Load(console_dir);
+  if (!files.ok()) {
+    spdlog::error("--console-dir: {}", files.status().message());
+    return false;
+  }
+  RegisterConsoleRoutes(*files, router);
+  spdlog::info("console: {} files from {} at /console/", (*files)->size(), console_dir);
+  return true;
+}
+
+// Who the router lets in: everyone as tenant "dev" under --insecure-dev (loudly), else the
+// holders of `keys`.
+void ConfigureAuthentication(const ServeFlags& flags, const EngineOptions& options,
+                             security::KeyStore& keys, InsecureDevAuthenticator& dev_authenticator,
+                             Router& router) {
+  if (flags.insecure_dev) {
+    router.SetAuthenticator(&dev_authenticator);
+    for (int i = 0; i < 3; ++i) {
+      spdlog::warn(
+          "INSECURE DEV MODE (--insecure-dev): NO AUTHENTICATION; every request is tenant 'dev' "
+          "with every role. Never use this outside a developer's machine.");
+    }
+    return;
+  }
+  router.SetAuthenticator(&keys);
+  spdlog::info("authentication: {} API keys loaded; routes open without a key: {}", keys.size(),
+               fmt::join(router.PublicRoutes(), ", "));
+  if (keys.size() == 0) {
+    spdlog::warn(
+        "no API keys exist: create one with `verdict keys create --data-dir {} "
+        "--tenant T --role admin` on the stopped engine",
+        options.data_dir);
+  }
+}
+
+// The realtime listener: the same routes, one I/O thread of its own (the OS wakes it at once
+// when a realtime request arrives, however busy the main listener's thread is). Sets `*out` to
+// it, or leaves it null when none is configured; false after logging why it cannot be made.
+bool MakeRealtimeServer(const EngineOptions& options, Router& router, MetricsRegistry& metrics,
+                        std::unique_ptr<HttpServer>* out) {
+  if (options.realtime_listen.empty()) return true;
+  HttpServerOptions realtime_options = options.server;
+  realtime_options.io_threads = 1;
+  realtime_options.busy_poll_us = 0;    // woken by the OS; polling would take the core's time
+  realtime_options.io_thread_nice = 0;  // the main listener's threads yield to it
+  Status parsed = ParseListenAddress(options.realtime_listen, &realtime_options);
+  if (!parsed.ok()) {  // only from --realtime-listen: the configuration's was checked on reading
+    spdlog::error("--realtime-listen: {}", parsed.message());
+    return false;
+  }
+  Result<std::unique_ptr<HttpServer>> made = HttpServer::Create(realtime_options, router, metrics);
+  if (!made.ok()) {
+    spdlog::error("realtime listener: {}", made.status().message());
+    return false;
+  }
+  *out = std::move(made).value();
+  return true;
+}
+
+// Starts the listeners (and the demo traffic, if asked for), waits for a stop signal, then
+// stops them in reverse order. The engine is stopped by the caller.
+void RunUntilSignal(const ServeFlags& flags, const EngineOptions& options,
+                    const sigset_t& stop_signals, Engine& engine, HttpServer& server,
+                    HttpServer* realtime_server) {
+  server.Start();
+  const uint16_t port = server.port();
+  spdlog::info("verdict listening on {}:{} (data dir {})", options.server.address, port,
+               options.data_dir);
+  WritePortFile(flags.port_file, port);
+  if (realtime_server != nullptr) {
+    realtime_server->Start();
+    spdlog::info("verdict realtime listener on {}", realtime_server->port());
+    WritePortFile(flags.realtime_port_file, realtime_server->port());
+  }
+
+  std::unique_ptr<DemoTraffic> demo;
+  if (flags.demo_traffic > 0) {
+    // Under --insecure-dev every request, the console's included, is tenant "dev": the demo
+    // decides there so that its queue fills. With keys, tenant "demo" (docs/console.md).
+    demo = std::make_unique<DemoTraffic>(
+        engine, flags.demo_traffic, Caller{flags.insecure_dev ? "dev" : "demo", "demo-traffic"});
+    spdlog::info("demo traffic: {} simulated transactions per second", flags.demo_traffic);
+  }
+
+  int signal_number = 0;
+  sigwait(&stop_signals, &signal_number);
+  spdlog::info("received signal {}; stopping", signal_number);
+  if (demo) {
+    demo->Stop();
+    spdlog::info("demo traffic: {} transactions submitted", demo->submitted());
+  }
+  if (realtime_server != nullptr) realtime_server->Stop();
+  server.Stop();
+}
+
+int Serve(const ServeFlags& flags) {
+  const sigset_t stop_signals = BlockStopSignals();
+  std::optional<EngineOptions> resolved = ResolveOptions(flags);
+  if (!resolved) return 2;
+  const EngineOptions& options = *resolved;
 
   if (options.heap_prefault_mb > 0) {
     const bool kept = PrefaultHeap(options.heap_prefault_mb << 20);
@@ -98,22 +217,7 @@ int Serve(const ServeFlags& flags) {
   RegisterLifecycleRoutes(**engine, router);
   RegisterDriftRoutes(**engine, router);
   RegisterCaseRoutes((*engine)->cases(), (*engine)->journal(), &(*engine)->tenant_models(), router);
-  // The analyst console: built into BUILD/console beside BUILD/bin (docs/console.md).
-  if (!flags.no_console) {
-    const std::string console_dir =
-        flags.console_dir.empty() ? DefaultConsoleDir() : flags.console_dir;
-    if (console_dir.empty()) {
-      spdlog::info("console: not built (no console/ beside the binary); /console/ is off");
-    } else {
-      auto files = ConsoleFiles::Load(console_dir);
-      if (!files.ok()) {
-        spdlog::error("--console-dir: {}", files.status().message());
-        return 2;
-      }
-      RegisterConsoleRoutes(*files, router);
-      spdlog::info("console: {} files from {} at /console/", (*files)->size(), console_dir);
-    }
-  }
+  if (!RegisterConsole(flags, router)) return 2;
   // API keys live in the journal's registry; every key change is journaled.
   JournalKeyStorage key_storage((*engine)->journal());
   Result<std::unique_ptr<security::KeyStore>> keys =
@@ -124,24 +228,7 @@ int Serve(const ServeFlags& flags) {
   }
   RegisterKeyRoutes(**keys, SystemClock::Instance(), router);
   InsecureDevAuthenticator dev_authenticator;
-  if (flags.insecure_dev) {
-    router.SetAuthenticator(&dev_authenticator);
-    for (int i = 0; i < 3; ++i) {
-      spdlog::warn(
-          "INSECURE DEV MODE (--insecure-dev): NO AUTHENTICATION; every request is tenant 'dev' "
-          "with every role. Never use this outside a developer's machine.");
-    }
-  } else {
-    router.SetAuthenticator(keys->get());
-    spdlog::info("authentication: {} API keys loaded; routes open without a key: {}",
-                 (*keys)->size(), fmt::join(router.PublicRoutes(), ", "));
-    if ((*keys)->size() == 0) {
-      spdlog::warn(
-          "no API keys exist: create one with `verdict keys create --data-dir {} "
-          "--tenant T --role admin` on the stopped engine",
-          options.data_dir);
-    }
-  }
+  ConfigureAuthentication(flags, options, **keys, dev_authenticator, router);
   if (flags.list_routes) {
     for (const std::string& route : router.Routes()) std::printf("%s\n", route.c_str());
     return 0;
@@ -151,56 +238,9 @@ int Serve(const ServeFlags& flags) {
     spdlog::error("{}", server.status().message());
     return 2;
   }
-  // The realtime listener: the same routes, one I/O thread of its own (the OS wakes it at once
-  // when a realtime request arrives, however busy the main listener's thread is).
   std::unique_ptr<HttpServer> realtime_server;
-  if (!options.realtime_listen.empty()) {
-    HttpServerOptions realtime_options = options.server;
-    realtime_options.io_threads = 1;
-    realtime_options.busy_poll_us = 0;    // woken by the OS; polling would take the core's time
-    realtime_options.io_thread_nice = 0;  // the main listener's threads yield to it
-    Status parsed = ParseListenAddress(options.realtime_listen, &realtime_options);
-    if (!parsed.ok()) {  // only from --realtime-listen: the configuration's was checked on reading
-      spdlog::error("--realtime-listen: {}", parsed.message());
-      return 2;
-    }
-    Result<std::unique_ptr<HttpServer>> made =
-        HttpServer::Create(realtime_options, router, metrics);
-    if (!made.ok()) {
-      spdlog::error("realtime listener: {}", made.status().message());
-      return 2;
-    }
-    realtime_server = std::move(made).value();
-  }
-  (*server)->Start();
-  const uint16_t port = (*server)->port();
-  spdlog::info("verdict listening on {}:{} (data dir {})", options.server.address, port,
-               options.data_dir);
-  WritePortFile(flags.port_file, port);
-  if (realtime_server) {
-    realtime_server->Start();
-    spdlog::info("verdict realtime listener on {}", realtime_server->port());
-    WritePortFile(flags.realtime_port_file, realtime_server->port());
-  }
-
-  std::unique_ptr<DemoTraffic> demo;
-  if (flags.demo_traffic > 0) {
-    // Under --insecure-dev every request, the console's included, is tenant "dev": the demo
-    // decides there so that its queue fills. With keys, tenant "demo" (docs/console.md).
-    demo = std::make_unique<DemoTraffic>(
-        **engine, flags.demo_traffic, Caller{flags.insecure_dev ? "dev" : "demo", "demo-traffic"});
-    spdlog::info("demo traffic: {} simulated transactions per second", flags.demo_traffic);
-  }
-
-  int signal_number = 0;
-  sigwait(&stop_signals, &signal_number);
-  spdlog::info("received signal {}; stopping", signal_number);
-  if (demo) {
-    demo->Stop();
-    spdlog::info("demo traffic: {} transactions submitted", demo->submitted());
-  }
-  if (realtime_server) realtime_server->Stop();
-  (*server)->Stop();
+  if (!MakeRealtimeServer(options, router, metrics, &realtime_server)) return 2;
+  RunUntilSignal(flags, options, stop_signals, **engine, **server, realtime_server.get());
   engine->reset();
   spdlog::info("stopped");
   return 0;

@@ -82,7 +82,7 @@ MetricsRegistry::Family& MetricsRegistry::FamilyFor(const std::string& name, Typ
 
 Counter* MetricsRegistry::GetCounter(const std::string& name, const std::string& help,
                                      const MetricLabels& labels) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   auto& slot = FamilyFor(name, Type::kCounter, help).counters[RenderLabels(labels)];
   if (!slot) slot = std::make_unique<Counter>();
   return slot.get();
@@ -90,7 +90,7 @@ Counter* MetricsRegistry::GetCounter(const std::string& name, const std::string&
 
 Gauge* MetricsRegistry::GetGauge(const std::string& name, const std::string& help,
                                  const MetricLabels& labels) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   auto& slot = FamilyFor(name, Type::kGauge, help).gauges[RenderLabels(labels)];
   if (!slot) slot = std::make_unique<Gauge>();
   return slot.get();
@@ -99,7 +99,7 @@ Gauge* MetricsRegistry::GetGauge(const std::string& name, const std::string& hel
 Histogram* MetricsRegistry::GetHistogram(const std::string& name, const std::string& help,
                                          const std::vector<double>& upper_bounds,
                                          const MetricLabels& labels) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   Family& family = FamilyFor(name, Type::kHistogram, help);
   if (family.histograms.empty()) {
     family.bounds = upper_bounds;
@@ -137,7 +137,7 @@ std::string MetricsRegistry::RenderPrometheus(const std::optional<std::string>& 
   const std::string own_label =
       only_tenant ? std::string(kTenantKey) + EscapeLabelValue(*only_tenant) + "\"" : "";
   const std::string* own = only_tenant ? &own_label : nullptr;
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   std::string out;
   for (const auto& [name, family] : families_) {
     static const char* const kTypeNames[] = {"counter", "gauge", "histogram"};

@@ -8,11 +8,13 @@
 #include <cstdint>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "common/mutex.h"
+#include "common/thread_annotations.h"
 
 namespace verdict {
 
@@ -65,16 +67,18 @@ class MetricsRegistry {
   // with two types, or a histogram name with two bucket layouts, aborts: that is a programming
   // error caught by any test that touches the metric.
   Counter* GetCounter(const std::string& name, const std::string& help,
-                      const MetricLabels& labels = {});
-  Gauge* GetGauge(const std::string& name, const std::string& help,
-                  const MetricLabels& labels = {});
+                      const MetricLabels& labels = {}) EXCLUDES(mu_);
+  Gauge* GetGauge(const std::string& name, const std::string& help, const MetricLabels& labels = {})
+      EXCLUDES(mu_);
   Histogram* GetHistogram(const std::string& name, const std::string& help,
-                          const std::vector<double>& upper_bounds, const MetricLabels& labels = {});
+                          const std::vector<double>& upper_bounds, const MetricLabels& labels = {})
+      EXCLUDES(mu_);
 
   // Every series, or with `only_tenant` only those that carry no `tenant` label or carry that
   // one: what a tenant's own key may see (I7; decision counts, rate-limit refusals and drift of
   // its own models are per tenant, the engine-wide series are not).
-  std::string RenderPrometheus(const std::optional<std::string>& only_tenant = std::nullopt) const;
+  std::string RenderPrometheus(const std::optional<std::string>& only_tenant = std::nullopt) const
+      EXCLUDES(mu_);
 
  private:
   enum class Type { kCounter, kGauge, kHistogram };
@@ -87,10 +91,11 @@ class MetricsRegistry {
     std::map<std::string, std::unique_ptr<Gauge>> gauges;
     std::map<std::string, std::unique_ptr<Histogram>> histograms;
   };
-  Family& FamilyFor(const std::string& name, Type type, const std::string& help);
+  Family& FamilyFor(const std::string& name, Type type, const std::string& help) REQUIRES(mu_);
 
-  mutable std::mutex mu_;
-  std::map<std::string, Family> families_;
+  // Registration and rendering only; the metrics' own updates never take it.
+  mutable Mutex mu_;
+  std::map<std::string, Family> families_ GUARDED_BY(mu_);
 };
 
 }  // namespace verdict

@@ -11,11 +11,13 @@
 #include <functional>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
+
+#include "common/mutex.h"
+#include "common/thread_annotations.h"
 
 namespace verdict {
 
@@ -37,8 +39,8 @@ class TenantMap {
   }
 
   // Sets or replaces the tenant's value.
-  void Set(std::string_view tenant, V value) {
-    std::lock_guard lock(write_mu_);
+  void Set(std::string_view tenant, V value) EXCLUDES(write_mu_) {
+    MutexLock lock(write_mu_);
     auto next = std::make_shared<Map>(*map_.load(std::memory_order_acquire));
     (*next)[std::string(tenant)] = std::move(value);
     Publish(std::move(next));
@@ -47,9 +49,9 @@ class TenantMap {
   // The tenant's value, or `make()`'s (called under the write lock, so once per tenant) when it
   // has none; `make` returns std::optional<V>, and nullopt leaves the map unchanged.
   template <typename Make>
-  std::optional<V> FindOrInsert(std::string_view tenant, Make&& make) {
+  std::optional<V> FindOrInsert(std::string_view tenant, Make&& make) EXCLUDES(write_mu_) {
     if (auto found = Find(tenant)) return found;
-    std::lock_guard lock(write_mu_);
+    MutexLock lock(write_mu_);
     const std::shared_ptr<const Map> now = map_.load(std::memory_order_acquire);
     if (auto it = now->find(tenant); it != now->end()) return it->second;
     std::optional<V> made = make();
@@ -65,16 +67,19 @@ class TenantMap {
   size_t size() const { return size_.load(std::memory_order_acquire); }
 
  private:
-  void Publish(std::shared_ptr<const Map> next) {  // write_mu_ held
+  void Publish(std::shared_ptr<const Map> next) REQUIRES(write_mu_) {
     const size_t n = next->size();
     map_.store(std::move(next), std::memory_order_release);
     size_.store(n, std::memory_order_release);
   }
 
+  // Not GUARDED_BY: readers load it without the lock; write_mu_ orders the writers'
+  // copy-and-publish.
   std::atomic<std::shared_ptr<const Map>> map_;
   // Published after the map: a reader that sees a non-zero size finds the map that has it.
   std::atomic<size_t> size_{0};
-  std::mutex write_mu_;
+  // Held while FindOrInsert's `make` runs: any lock `make` takes comes after it.
+  Mutex write_mu_;
 };
 
 }  // namespace verdict

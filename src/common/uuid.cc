@@ -1,5 +1,7 @@
 #include "common/uuid.h"
 
+#include <cassert>
+
 namespace verdict {
 namespace {
 
@@ -57,7 +59,7 @@ Uuid UuidV7Generator::Next() {
   uint16_t counter;
   uint64_t random;
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     uint64_t now = static_cast<uint64_t>(clock_.NowMicros() / 1000);
     if (now > last_millis_) {
       last_millis_ = now;
@@ -66,6 +68,7 @@ Uuid UuidV7Generator::Next() {
       ++last_millis_;  // the clock stood still or went back: keep ids increasing
       counter_ = 0;
     }
+    assert(counter_ <= 0xFFF);  // fits rand_a's 12 bits
     millis = last_millis_;
     counter = counter_;
     random = rng_();

@@ -5,13 +5,14 @@
 
 #include <array>
 #include <cstdint>
-#include <mutex>
 #include <optional>
 #include <random>
 #include <string>
 #include <string_view>
 
 #include "common/clock.h"
+#include "common/mutex.h"
+#include "common/thread_annotations.h"
 
 namespace verdict {
 
@@ -30,16 +31,16 @@ struct Uuid {
 class UuidV7Generator {
  public:
   explicit UuidV7Generator(const Clock& clock, uint64_t seed = std::random_device{}());
-  Uuid Next();
+  Uuid Next() EXCLUDES(mu_);
 
  private:
   const Clock& clock_;
-  std::mutex mu_;
-  std::mt19937_64 rng_;
-  uint64_t last_millis_ = 0;
+  Mutex mu_;
+  std::mt19937_64 rng_ GUARDED_BY(mu_);
+  uint64_t last_millis_ GUARDED_BY(mu_) = 0;
   // 12-bit rand_a used as a counter within one millisecond (RFC 9562 §6.2, method 1), then
   // 62 random bits; on counter overflow the timestamp is advanced by one millisecond.
-  uint16_t counter_ = 0;
+  uint16_t counter_ GUARDED_BY(mu_) = 0;
 };
 
 }  // namespace verdict

@@ -31,7 +31,7 @@ AccountStore::AccountStore(size_t stripes) {
 size_t AccountStore::AccountCount() const {
   size_t n = 0;
   for (const auto& stripe : stripes_) {
-    std::lock_guard lock(stripe->mu);
+    MutexLock lock(stripe->mu);
     n += stripe->accounts.size();
   }
   return n;

@@ -8,11 +8,12 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <string_view>
 #include <vector>
 
 #include "common/hash.h"
+#include "common/mutex.h"
+#include "common/thread_annotations.h"
 #include "features/account_state.h"
 
 namespace verdict {
@@ -78,18 +79,10 @@ class AccountStore {
     const uint64_t rk = StableHash64(receiver);
     Stripe& a = StripeFor(sk);
     Stripe& b = StripeFor(rk);
-    std::unique_lock<std::mutex> first, second;
+    StripePairLock lock(a.mu, b.mu);
     if (&a == &b) {
-      first = std::unique_lock(a.mu);
       a.accounts.Reserve(2);  // the receiver's insert must not move the sender's state
     } else {
-      if (&a < &b) {
-        first = std::unique_lock(a.mu);
-        second = std::unique_lock(b.mu);
-      } else {
-        first = std::unique_lock(b.mu);
-        second = std::unique_lock(a.mu);
-      }
       a.accounts.Reserve(1);
       b.accounts.Reserve(1);
     }
@@ -103,7 +96,7 @@ class AccountStore {
   template <typename Fn>
   void ForEach(Fn&& fn) const {
     for (const auto& stripe : stripes_) {
-      std::lock_guard lock(stripe->mu);
+      MutexLock lock(stripe->mu);
       stripe->accounts.ForEach(fn);
     }
   }
@@ -115,8 +108,42 @@ class AccountStore {
 
  private:
   struct Stripe {
-    mutable std::mutex mu;
-    AccountTable accounts;
+    mutable Mutex mu;
+    AccountTable accounts GUARDED_BY(mu);
+  };
+  // Holds the stripe locks of a transaction's two accounts: one lock when both are in the same
+  // stripe, else both in stripe order (by address), so that two workers locking the same pair
+  // never deadlock. The analysis sees both `first` and `second` held for the scope (the
+  // GUARDED_BY above is checked at each use), but it cannot follow the branches that decide how
+  // many locks and in which order, nor express an order among the elements of one vector of
+  // stripes (ACQUIRED_BEFORE names fixed members): hence the two unchecked functions below.
+  class SCOPED_CAPABILITY StripePairLock {
+   public:
+    // Unchecked: takes one or two locks depending on whether first and second alias (see above).
+    StripePairLock(Mutex& first, Mutex& second) ACQUIRE(first, second) NO_THREAD_SAFETY_ANALYSIS
+        : first_(first),
+          second_(second) {
+      if (&first_ == &second_) {
+        first_.Lock();
+      } else if (&first_ < &second_) {
+        first_.Lock();
+        second_.Lock();
+      } else {
+        second_.Lock();
+        first_.Lock();
+      }
+    }
+    // Unchecked: releases the one or two locks the constructor took.
+    ~StripePairLock() RELEASE() NO_THREAD_SAFETY_ANALYSIS {
+      first_.Unlock();
+      if (&second_ != &first_) second_.Unlock();
+    }
+    StripePairLock(const StripePairLock&) = delete;
+    StripePairLock& operator=(const StripePairLock&) = delete;
+
+   private:
+    Mutex& first_;
+    Mutex& second_;
   };
   // The high bits choose the stripe; the table's slots use the low bits (StableHash64 mixes
   // all of them).

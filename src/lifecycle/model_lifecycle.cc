@@ -134,10 +134,10 @@ Result<std::unique_ptr<ModelLifecycle>> ModelLifecycle::Create(LifecycleOptions 
 
 ModelLifecycle::~ModelLifecycle() {
   {
-    std::lock_guard lock(thread_mu_);
+    MutexLock lock(thread_mu_);
     stopping_ = true;
   }
-  thread_cv_.notify_all();
+  thread_cv_.SignalAll();
   if (thread_.joinable()) thread_.join();
 }
 
@@ -303,7 +303,7 @@ Status ModelLifecycle::Start(const std::optional<ModelUpload>& configured) {
     entry = *registered;
   }
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     VERDICT_RETURN_IF_ERROR(Restore());
   }
   if (entry) {
@@ -340,7 +340,7 @@ Status ModelLifecycle::Activate(std::string_view name, std::string_view version,
                                 std::optional<double> traffic_weight, const Actor& actor) {
   VERDICT_RETURN_IF_ERROR(ValidateActivation(mode, traffic_weight));
   VERDICT_ASSIGN_OR_RETURN(auto model, registry_.Load(name, version));
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   std::shared_ptr<const ModelSet> now_set = current();
   const bool inheriting =
       options_.inherited_primary && (now_set->primary == nullptr || now_set->primary_inherited);
@@ -429,7 +429,7 @@ Status ModelLifecycle::Activate(std::string_view name, std::string_view version,
 }
 
 Status ModelLifecycle::Rollback(const Actor& actor, std::string_view reason) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   const auto now_set = current();
   RollbackRecord record;
   record.at_us = clock_.NowMicros();
@@ -477,7 +477,7 @@ Status ModelLifecycle::Rollback(const Actor& actor, std::string_view reason) {
 }
 
 void ModelLifecycle::Tick() {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   const auto set = current();
   if (persist_pending_) persist_pending_ = !Persist(*set).ok();
   const DivergenceSnapshot snapshot = set->stats ? set->stats->Snapshot() : DivergenceSnapshot{};
@@ -560,19 +560,19 @@ void ModelLifecycle::UpdateGauges(const ModelSet& set, const DivergenceSnapshot&
 }
 
 void ModelLifecycle::RunTicks() {
-  std::unique_lock lock(thread_mu_);
+  MutexLock lock(thread_mu_);
   while (!stopping_) {
-    thread_cv_.wait_for(lock, std::chrono::milliseconds(options_.tick_interval_ms));
+    thread_cv_.WaitFor(thread_mu_, std::chrono::milliseconds(options_.tick_interval_ms));
     if (stopping_) break;
-    lock.unlock();
+    lock.Unlock();
     Tick();
-    lock.lock();
+    lock.Lock();
   }
 }
 
 Status ModelLifecycle::WriteStatusJson(JsonWriter& w) const {
   VERDICT_ASSIGN_OR_RETURN(auto entries, registry_.List());
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   const auto set = current();
   // A tenant without a primary of its own shows the one its decisions use, and says so.
   std::shared_ptr<const ScoringModel> inherited;

@@ -6,10 +6,8 @@
 #pragma once
 
 #include <atomic>
-#include <condition_variable>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -19,7 +17,9 @@
 #include "common/clock.h"
 #include "common/json_writer.h"
 #include "common/metrics.h"
+#include "common/mutex.h"
 #include "common/result.h"
+#include "common/thread_annotations.h"
 #include "lifecycle/model_registry.h"
 #include "lifecycle/model_set.h"
 #include "lifecycle/rollout_controller.h"
@@ -77,25 +77,25 @@ class ModelLifecycle {
   // Once, at start: registers the configured model (if any), restores the persisted active set,
   // and activates the configured model as primary when nothing was persisted or the
   // configuration names another model than at the last start. Then starts the rollout thread.
-  Status Start(const std::optional<ModelUpload>& configured);
+  Status Start(const std::optional<ModelUpload>& configured) EXCLUDES(mu_);
 
   // The set a decision uses; take it once per decision (I4).
   std::shared_ptr<const ModelSet> current() const { return set_.load(); }
 
   Result<ModelEntry> Register(const ModelUpload& upload, const Actor& actor,
-                              bool* created = nullptr);
+                              bool* created = nullptr) EXCLUDES(mu_);
   // primary: the model decides everything (a candidate of the same model is promoted);
   // shadow: it scores every transaction beside the primary; canary: it decides for
   // `traffic_weight` of accounts; staged: a canary through the configured stages, then primary.
   Status Activate(std::string_view name, std::string_view version, ActivateMode mode,
-                  std::optional<double> traffic_weight, const Actor& actor);
+                  std::optional<double> traffic_weight, const Actor& actor) EXCLUDES(mu_);
   // Removes the candidate if there is one; otherwise restores the previous primary.
-  Status Rollback(const Actor& actor, std::string_view reason);
+  Status Rollback(const Actor& actor, std::string_view reason) EXCLUDES(mu_);
   // One look by the rollout controller (the background thread calls it every tick).
-  void Tick();
+  void Tick() EXCLUDES(mu_);
 
   // Registry, active set, divergence, rollout state, history and the last rollback.
-  Status WriteStatusJson(JsonWriter& w) const;
+  Status WriteStatusJson(JsonWriter& w) const EXCLUDES(mu_);
   const ModelRegistry& registry() const { return registry_; }
 
  private:
@@ -128,16 +128,17 @@ class ModelLifecycle {
                                           std::shared_ptr<const ScoringModel> candidate,
                                           CandidateMode mode, double weight,
                                           bool primary_inherited = false) const;
-  // Persists and publishes `next` (mu_ held).
-  Status Publish(std::shared_ptr<const ModelSet> next);
-  Status Persist(const ModelSet& set) const;  // mu_ held
-  Status Restore();                           // mu_ held
+  // Persists and publishes `next`.
+  Status Publish(std::shared_ptr<const ModelSet> next) REQUIRES(mu_);
+  Status Persist(const ModelSet& set) const REQUIRES(mu_);
+  Status Restore() REQUIRES(mu_);
   // Keeps the primary being replaced for rollback; `inherited` (a tenant replacing the
   // deployment's primary) keeps a null entry instead: rolling back to it follows the
   // deployment's primary again.
-  void PushHistory(const std::shared_ptr<const ScoringModel>& old_primary, bool inherited = false);
-  void UpdateGauges(const ModelSet& set, const DivergenceSnapshot& s) const;
-  void RunTicks();
+  void PushHistory(const std::shared_ptr<const ScoringModel>& old_primary, bool inherited = false)
+      REQUIRES(mu_);
+  void UpdateGauges(const ModelSet& set, const DivergenceSnapshot& s) const REQUIRES(mu_);
+  void RunTicks() EXCLUDES(thread_mu_, mu_);
 
   const LifecycleOptions options_;
   RegistryStore& store_;
@@ -147,19 +148,21 @@ class ModelLifecycle {
   Metrics metrics_;
   std::atomic<std::shared_ptr<const ModelSet>> set_;
 
-  mutable std::mutex mu_;
-  RolloutController controller_;  // guarded by mu_
-  // Guarded by mu_; newest last; null: the deployment's primary (PushHistory).
-  std::vector<std::shared_ptr<const ScoringModel>> history_;
-  std::optional<RollbackRecord> last_rollback_;  // guarded by mu_
-  uint64_t generation_ = 0;                      // guarded by mu_
-  // Guarded by mu_: an automatic change is in force but its persisting failed; every Tick tries
-  // again, or a restart would bring back the set before it.
-  bool persist_pending_ = false;
+  // Serializes changes to the set. Held while the store is written (Persist), so it is taken
+  // before the store's own lock; never held while taking thread_mu_.
+  mutable Mutex mu_;
+  RolloutController controller_ GUARDED_BY(mu_);
+  // Newest last; null: the deployment's primary (PushHistory).
+  std::vector<std::shared_ptr<const ScoringModel>> history_ GUARDED_BY(mu_);
+  std::optional<RollbackRecord> last_rollback_ GUARDED_BY(mu_);
+  uint64_t generation_ GUARDED_BY(mu_) = 0;
+  // An automatic change is in force but its persisting failed; every Tick tries again, or a
+  // restart would bring back the set before it.
+  bool persist_pending_ GUARDED_BY(mu_) = false;
 
-  std::mutex thread_mu_;
-  std::condition_variable thread_cv_;
-  bool stopping_ = false;  // guarded by thread_mu_
+  Mutex thread_mu_;  // released around each Tick
+  CondVar thread_cv_;
+  bool stopping_ GUARDED_BY(thread_mu_) = false;
   std::thread thread_;
 };
 

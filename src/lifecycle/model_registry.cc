@@ -284,7 +284,7 @@ Result<ModelEntry> ModelRegistry::Register(
   const ModelUpload& stored = checked.stored;
   const std::shared_ptr<const ScoringModel>& scoring = checked.scoring;
 
-  std::lock_guard lock(register_mu_);
+  MutexLock lock(register_mu_);
   VERDICT_ASSIGN_OR_RETURN(auto existing, Find(upload.name, upload.version));
   if (existing) {
     if (existing->sha256 == sha256) return *existing;

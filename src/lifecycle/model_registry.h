@@ -6,7 +6,6 @@
 
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
@@ -14,7 +13,9 @@
 #include <vector>
 
 #include "common/clock.h"
+#include "common/mutex.h"
 #include "common/result.h"
+#include "common/thread_annotations.h"
 #include "lifecycle/registry_store.h"
 #include "lifecycle/scoring_model.h"
 
@@ -72,7 +73,8 @@ class ModelRegistry {
   // first given to `before_store` (when set), which can still refuse it: then nothing is stored.
   Result<ModelEntry> Register(const ModelUpload& upload, std::string_view principal,
                               bool* created = nullptr,
-                              const std::function<Status(const ModelEntry&)>& before_store = {});
+                              const std::function<Status(const ModelEntry&)>& before_store = {})
+      EXCLUDES(register_mu_);
   // Register's checks of the upload alone, storing nothing (not whether its name and version
   // are taken).
   Status Validate(const ModelUpload& upload) const;
@@ -106,7 +108,9 @@ class ModelRegistry {
   const RegistryOptions options_;
   RegistryStore& store_;
   const Clock& clock_;
-  std::mutex register_mu_;  // one registration at a time (name/version uniqueness)
+  // One registration at a time (name/version uniqueness): it guards no member, only the
+  // find-then-store of Register. Held while the store is read and written.
+  Mutex register_mu_;
 };
 
 }  // namespace verdict::lifecycle

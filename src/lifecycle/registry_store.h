@@ -4,14 +4,15 @@
 #pragma once
 
 #include <map>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "common/mutex.h"
 #include "common/result.h"
+#include "common/thread_annotations.h"
 
 namespace verdict::lifecycle {
 
@@ -29,19 +30,19 @@ class RegistryStore {
 class MemoryRegistryStore final : public RegistryStore {
  public:
   Status Put(std::string_view key, std::string_view value) override {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     map_[std::string(key)] = std::string(value);
     return Status::Ok();
   }
   Result<std::optional<std::string>> Get(std::string_view key) const override {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     auto it = map_.find(std::string(key));
     if (it == map_.end()) return std::optional<std::string>();
     return std::optional<std::string>(it->second);
   }
   Result<std::vector<std::pair<std::string, std::string>>> List(
       std::string_view prefix) const override {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     std::vector<std::pair<std::string, std::string>> out;
     for (auto it = map_.lower_bound(std::string(prefix));
          it != map_.end() && it->first.starts_with(prefix); ++it) {
@@ -51,8 +52,8 @@ class MemoryRegistryStore final : public RegistryStore {
   }
 
  private:
-  mutable std::mutex mu_;
-  std::map<std::string, std::string> map_;
+  mutable Mutex mu_;
+  std::map<std::string, std::string> map_ GUARDED_BY(mu_);
 };
 
 }  // namespace verdict::lifecycle

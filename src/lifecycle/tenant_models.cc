@@ -36,7 +36,7 @@ Result<ModelLifecycle*> TenantModels::OwnOrCreate(std::string_view tenant) {
           failed = started;
           return std::nullopt;
         }
-        std::lock_guard lock(owned_mu_);
+        MutexLock lock(owned_mu_);
         owned_.push_back(std::move(made).value());
         return owned_.back().lifecycle.get();
       });

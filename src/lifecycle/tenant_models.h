@@ -8,13 +8,14 @@
 #include <deque>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "common/mutex.h"
 #include "common/result.h"
 #include "common/tenant_map.h"
+#include "common/thread_annotations.h"
 #include "lifecycle/model_lifecycle.h"
 #include "lifecycle/registry_store.h"
 
@@ -59,8 +60,10 @@ class TenantModels {
   ModelLifecycle& deployment_;
   const Factory factory_;
   TenantMap<ModelLifecycle*> by_tenant_;
-  std::mutex owned_mu_;
-  std::deque<Made> owned_;  // guarded by owned_mu_
+  // Taken inside by_tenant_'s write lock (OwnOrCreate's make), after the new lifecycle has
+  // started; the analysis cannot name by_tenant_'s private lock in ACQUIRED_AFTER.
+  Mutex owned_mu_;
+  std::deque<Made> owned_ GUARDED_BY(owned_mu_);
 };
 
 }  // namespace verdict::lifecycle

@@ -119,10 +119,10 @@ DriftMonitor::DriftMonitor(const DriftOptions& options, ReferenceDistribution re
 
 DriftMonitor::~DriftMonitor() {
   {
-    std::lock_guard lock(run_mu_);
+    MutexLock lock(run_mu_);
     stopping_ = true;
   }
-  run_cv_.notify_all();
+  run_cv_.SignalAll();
   if (thread_.joinable()) thread_.join();
 }
 
@@ -132,7 +132,7 @@ DriftMonitor::Shard* DriftMonitor::ShardForThisThread() {
   }
   Shard* shard = nullptr;
   {
-    std::lock_guard lock(shards_mu_);
+    MutexLock lock(shards_mu_);
     const std::thread::id me = std::this_thread::get_id();
     for (const auto& s : shards_) {
       if (s->owner == me) shard = s.get();
@@ -237,13 +237,16 @@ void DriftMonitor::Start() {
 }
 
 void DriftMonitor::Run() {
-  std::unique_lock lock(run_mu_);
+  MutexLock lock(run_mu_);
   while (!stopping_) {
-    lock.unlock();
+    lock.Unlock();
     Tick(clock_.NowMicros());
-    lock.lock();
-    run_cv_.wait_for(lock, std::chrono::milliseconds(options_.evaluate_interval_ms),
-                     [this] { return stopping_; });
+    lock.Lock();
+    // Until the interval is over or the destructor stops the thread (spurious wakes wait on).
+    const auto until =
+        std::chrono::steady_clock::now() + std::chrono::milliseconds(options_.evaluate_interval_ms);
+    while (!stopping_ && run_cv_.WaitUntil(run_mu_, until)) {
+    }
   }
 }
 
@@ -254,7 +257,7 @@ void DriftMonitor::Merge(int64_t now_us) {
   }
   std::vector<uint64_t>& bucket = buckets_.back().counts;
   {
-    std::lock_guard lock(shards_mu_);
+    MutexLock lock(shards_mu_);
     for (const auto& shard : shards_) {
       for (uint32_t i = 0; i < counters_; ++i) {
         const uint64_t now = shard->counts[i].load(std::memory_order_relaxed);
@@ -427,14 +430,14 @@ void DriftMonitor::Act(int64_t now_us, std::vector<WindowReport> windows) {
 }
 
 void DriftMonitor::Tick(int64_t now_us) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   Merge(now_us);
   Act(now_us, Evaluate(now_us));
   hook_.Reap();
 }
 
 void DriftMonitor::ClearFreeze(std::string_view who, int64_t now_us) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   frozen_.store(false, std::memory_order_release);
   snapshot_.alerts.clear();
   buckets_.clear();
@@ -449,7 +452,7 @@ void DriftMonitor::ClearFreeze(std::string_view who, int64_t now_us) {
 }
 
 DriftSnapshot DriftMonitor::Snapshot() const {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   DriftSnapshot copy = snapshot_;
   copy.frozen = frozen();
   copy.retrain = hook_.report();

@@ -6,11 +6,9 @@
 #pragma once
 
 #include <atomic>
-#include <condition_variable>
 #include <cstdint>
 #include <deque>
 #include <memory>
-#include <mutex>
 #include <span>
 #include <string>
 #include <string_view>
@@ -19,7 +17,9 @@
 
 #include "common/clock.h"
 #include "common/metrics.h"
+#include "common/mutex.h"
 #include "common/result.h"
+#include "common/thread_annotations.h"
 #include "monitor/drift_options.h"
 #include "monitor/drift_statistics.h"
 #include "monitor/reference_distribution.h"
@@ -98,20 +98,20 @@ class DriftMonitor {
   void Start();
   // Merges what workers counted into the bucket of `now_us`, evaluates every window and acts
   // on the level. Called by the monitor thread, or directly by tests.
-  void Tick(int64_t now_us);
+  void Tick(int64_t now_us) EXCLUDES(mu_);
 
   // True while L3 holds: the engine must decide on the fallback path.
   bool frozen() const { return frozen_.load(std::memory_order_acquire); }
   // An operator's clear: unfreezes, drops alerts and the windows' history (later levels are
   // judged on data seen after the clear). `who` goes into the event log.
-  void ClearFreeze(std::string_view who, int64_t now_us);
+  void ClearFreeze(std::string_view who, int64_t now_us) EXCLUDES(mu_);
   void ClearFreeze(std::string_view who) { ClearFreeze(who, clock_.NowMicros()); }
 
   // Tests and benchmarks: count with the portable bin search even where AVX2 is available
   // (both give the same counts). Call before the first Observe.
   void UsePortableSearchForTesting() { avx2_ = false; }
 
-  DriftSnapshot Snapshot() const;
+  DriftSnapshot Snapshot() const EXCLUDES(mu_);
   const std::vector<std::string>& feature_names() const { return names_; }
   const std::string& model_name() const { return model_name_; }
   const std::string& model_version() const { return model_version_; }
@@ -126,12 +126,12 @@ class DriftMonitor {
   DriftMonitor(const DriftOptions& options, ReferenceDistribution reference, std::string name,
                std::string version, MetricsRegistry& metrics, const Clock& clock,
                std::string tenant);
-  Shard* ShardForThisThread();
-  void Merge(int64_t now_us);
-  std::vector<WindowReport> Evaluate(int64_t now_us) const;
-  void Act(int64_t now_us, std::vector<WindowReport> windows);
-  void AddEvent(int64_t now_us, int level, double score, std::string what);  // mu_ held
-  void Run();
+  Shard* ShardForThisThread() EXCLUDES(shards_mu_);
+  void Merge(int64_t now_us) REQUIRES(mu_) EXCLUDES(shards_mu_);
+  std::vector<WindowReport> Evaluate(int64_t now_us) const REQUIRES(mu_);
+  void Act(int64_t now_us, std::vector<WindowReport> windows) REQUIRES(mu_);
+  void AddEvent(int64_t now_us, int level, double score, std::string what) REQUIRES(mu_);
+  void Run() EXCLUDES(run_mu_, mu_);
 
   const DriftOptions options_;
   const ReferenceDistribution reference_;
@@ -147,23 +147,25 @@ class DriftMonitor {
   std::vector<double> padded_edges_;
   uint32_t counters_ = 0;
 
-  std::mutex shards_mu_;
-  std::vector<std::unique_ptr<Shard>> shards_;
+  // Monitor-thread state. Tick holds it while Merge takes shards_mu_.
+  mutable Mutex mu_ ACQUIRED_BEFORE(shards_mu_);
+  // The workers' shards (a worker adds its own on its first Observe; Merge reads them all).
+  Mutex shards_mu_ ACQUIRED_AFTER(mu_);
+  std::vector<std::unique_ptr<Shard>> shards_ GUARDED_BY(shards_mu_);
 
-  // Monitor-thread state, under mu_.
-  mutable std::mutex mu_;
   struct Bucket {
     int64_t second = 0;
     std::vector<uint64_t> counts;
   };
-  std::deque<Bucket> buckets_;  // oldest first
-  int64_t history_s_ = 0;
-  DriftSnapshot snapshot_;
-  int last_level_ = 0;
-  int64_t last_retrain_us_ = INT64_MIN;
-  int64_t escalation_armed_us_ = INT64_MIN;  // when the score last rose past escalation_first
-  bool above_first_ = false;
-  bool above_second_ = false;
+  std::deque<Bucket> buckets_ GUARDED_BY(mu_);  // oldest first
+  int64_t history_s_ GUARDED_BY(mu_) = 0;
+  DriftSnapshot snapshot_ GUARDED_BY(mu_);
+  int last_level_ GUARDED_BY(mu_) = 0;
+  int64_t last_retrain_us_ GUARDED_BY(mu_) = INT64_MIN;
+  // When the score last rose past escalation_first.
+  int64_t escalation_armed_us_ GUARDED_BY(mu_) = INT64_MIN;
+  bool above_first_ GUARDED_BY(mu_) = false;
+  bool above_second_ GUARDED_BY(mu_) = false;
   std::atomic<bool> frozen_{false};
   RetrainHook hook_;
   bool avx2_;  // PaddedBinAvx2 rather than PaddedBinPortable
@@ -175,9 +177,9 @@ class DriftMonitor {
   std::vector<Gauge*> window_score_gauges_;
   std::vector<Gauge*> feature_psi_gauges_;  // longest time window
 
-  std::mutex run_mu_;
-  std::condition_variable run_cv_;
-  bool stopping_ = false;
+  Mutex run_mu_;  // never held with mu_ (Run releases it around Tick)
+  CondVar run_cv_;
+  bool stopping_ GUARDED_BY(run_mu_) = false;
   std::thread thread_;
 };
 

@@ -64,7 +64,7 @@ Result<DriftMonitor*> DriftWatch::Add(std::string_view scope, std::string_view n
 }
 
 Status DriftWatch::Watch(std::string_view name, std::string_view version) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   auto added = Add(std::string_view(), name, version);
   return added.ok() ? Status::Ok() : added.status();
 }
@@ -76,7 +76,7 @@ DriftMonitor* DriftWatch::For(std::string_view scope, std::string_view name,
     const Entry& e = entries_[i];
     if (e.version == version && e.name == name && e.scope == scope) return e.monitor.get();
   }
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   auto added = Add(scope, name, version);
   return added.ok() ? *added : nullptr;
 }

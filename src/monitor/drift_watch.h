@@ -10,7 +10,6 @@
 #include <atomic>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
@@ -19,7 +18,9 @@
 
 #include "common/clock.h"
 #include "common/metrics.h"
+#include "common/mutex.h"
 #include "common/result.h"
+#include "common/thread_annotations.h"
 #include "monitor/drift_monitor.h"
 #include "monitor/drift_options.h"
 #include "monitor/reference_distribution.h"
@@ -47,12 +48,13 @@ class DriftWatch {
 
   // Looks the version up now and reports a bad reference (start-up uses it for the configured
   // model, so that a broken reference.json stops the engine rather than drift watch).
-  Status Watch(std::string_view name, std::string_view version);
+  Status Watch(std::string_view name, std::string_view version) EXCLUDES(mu_);
   // The monitor of this version in this scope, made on first use; null when the version has
   // no reference, its reference failed to load (logged once) or kMaxVersions (in its scope) or
   // kMaxMonitors (in all) are watched
   // already. The two-argument form is the deployment's scope.
-  DriftMonitor* For(std::string_view scope, std::string_view name, std::string_view version);
+  DriftMonitor* For(std::string_view scope, std::string_view name, std::string_view version)
+      EXCLUDES(mu_);
   DriftMonitor* For(std::string_view name, std::string_view version) {
     return For(std::string_view(), name, version);
   }
@@ -66,20 +68,23 @@ class DriftWatch {
     std::string version;
     std::unique_ptr<DriftMonitor> monitor;  // null: not watched
   };
-  Result<DriftMonitor*> Add(std::string_view scope, std::string_view name,
-                            std::string_view version);  // mu_ held
+  Result<DriftMonitor*> Add(std::string_view scope, std::string_view name, std::string_view version)
+      REQUIRES(mu_);
 
   const DriftOptions options_;
   const std::span<const std::string_view> feature_names_;
   const ReferenceLoader loader_;
   MetricsRegistry& metrics_;
   const Clock& clock_;
-  // Append-only: an entry is complete before `size_` publishes it (release/acquire), and is
-  // never changed afterwards.
+  // Append-only: an entry is written under mu_, complete before `size_` publishes it
+  // (release/acquire), and never changed afterwards. Not GUARDED_BY: For and monitors read
+  // published entries without the lock, which the analysis cannot express.
   std::array<Entry, kMaxMonitors> entries_;
   std::atomic<size_t> size_{0};
-  mutable std::mutex mu_;  // serializes Add
-  bool warned_full_ = false;
+  // Serializes Add. Held while the reference loader runs (it may take the registry's locks)
+  // and while a new DriftMonitor is made and started.
+  mutable Mutex mu_;
+  bool warned_full_ GUARDED_BY(mu_) = false;
 };
 
 }  // namespace verdict::monitor

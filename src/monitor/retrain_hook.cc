@@ -140,7 +140,7 @@ RetrainHook::RetrainHook(std::vector<std::string> command, std::string webhook, 
 RetrainHook::~RetrainHook() {
   std::thread post;
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     post = std::move(post_);
   }
   if (post.joinable()) post.join();
@@ -148,13 +148,13 @@ RetrainHook::~RetrainHook() {
 }
 
 void RetrainHook::SetStatus(std::string status) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   report_.last_status = std::move(status);
 }
 
 Status RetrainHook::Run(const std::string& body, const std::vector<std::string>& env) {
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     ++report_.runs;
   }
   if (!command_.empty()) {
@@ -171,7 +171,7 @@ Status RetrainHook::Run(const std::string& body, const std::vector<std::string>&
       SetStatus("spawn failed: " + std::string(std::strerror(rc)));
       return Internal("retrain command " + command_[0] + ": " + std::strerror(rc));
     }
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     children_.push_back(pid);
     report_.last_pid = pid;
     report_.last_status = "running";
@@ -180,7 +180,7 @@ Status RetrainHook::Run(const std::string& body, const std::vector<std::string>&
     VERDICT_ASSIGN_OR_RETURN(HttpUrl url, ParseHttpUrl(webhook_));
     std::thread finished;
     {
-      std::lock_guard lock(mu_);
+      MutexLock lock(mu_);
       if (post_running_) {
         report_.last_status = "webhook: the last POST is still in flight; not posted again";
         return Status::Ok();
@@ -189,7 +189,7 @@ Status RetrainHook::Run(const std::string& body, const std::vector<std::string>&
       post_running_ = true;
       post_ = std::thread([this, url, body] {
         const Status status = PostJson(url, body, post_timeout_ms_);
-        std::lock_guard done(mu_);
+        MutexLock done(mu_);
         report_.last_status = status.ok() ? "webhook ok" : status.message();
         post_running_ = false;
       });
@@ -200,7 +200,7 @@ Status RetrainHook::Run(const std::string& body, const std::vector<std::string>&
 }
 
 void RetrainHook::Reap() {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   for (auto it = children_.begin(); it != children_.end();) {
     int status = 0;
     const pid_t done = ::waitpid(*it, &status, WNOHANG);
@@ -218,7 +218,7 @@ void RetrainHook::Reap() {
 }
 
 RetrainHook::Report RetrainHook::report() const {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   return report_;
 }
 

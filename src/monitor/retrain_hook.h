@@ -4,12 +4,13 @@
 #pragma once
 
 #include <cstdint>
-#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "common/mutex.h"
 #include "common/result.h"
+#include "common/thread_annotations.h"
 
 namespace verdict::monitor {
 
@@ -40,9 +41,9 @@ class RetrainHook {
   // one is in flight (up to its timeouts) no other is sent, so a hook run again and again
   // (a freeze re-fires every cooldown) holds one thread, not one per run. Fails when the
   // command cannot be spawned or the URL is malformed.
-  Status Run(const std::string& body, const std::vector<std::string>& env);
+  Status Run(const std::string& body, const std::vector<std::string>& env) EXCLUDES(mu_);
   // Collects finished commands (non-blocking); call periodically.
-  void Reap();
+  void Reap() EXCLUDES(mu_);
 
   // What the last run did, for GET /v1/drift.
   struct Report {
@@ -50,19 +51,22 @@ class RetrainHook {
     int64_t last_pid = 0;
     std::string last_status;  // "running", "exit 0", "webhook 200", an error...
   };
-  Report report() const;
+  Report report() const EXCLUDES(mu_);
 
  private:
-  void SetStatus(std::string status);
+  void SetStatus(std::string status) EXCLUDES(mu_);
 
   const std::vector<std::string> command_;
   const std::string webhook_;
   const int post_timeout_ms_;
-  mutable std::mutex mu_;
-  Report report_;
-  std::vector<int> children_;
-  std::thread post_;           // the last webhook POST; joined before the next, or at the end
-  bool post_running_ = false;  // guarded by mu_
+  // Taken with the owning DriftMonitor's mu_ held (Tick reaps, Snapshot reports), never the
+  // other way round.
+  mutable Mutex mu_;
+  Report report_ GUARDED_BY(mu_);
+  std::vector<int> children_ GUARDED_BY(mu_);
+  // The last webhook POST; joined before the next, or at the end.
+  std::thread post_ GUARDED_BY(mu_);
+  bool post_running_ GUARDED_BY(mu_) = false;
 };
 
 }  // namespace verdict::monitor

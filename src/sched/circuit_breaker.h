@@ -7,9 +7,10 @@
 #pragma once
 
 #include <cstdint>
-#include <mutex>
 #include <string_view>
 
+#include "common/mutex.h"
+#include "common/thread_annotations.h"
 #include "sched/scheduler_options.h"
 
 namespace verdict {
@@ -21,23 +22,27 @@ class CircuitBreaker {
   explicit CircuitBreaker(const CircuitBreakerOptions& options) : options_(options) {}
 
   // May this decision use the model? In half-open state, one probe at a time.
-  bool Allow(int64_t now_us);
+  bool Allow(int64_t now_us) EXCLUDES(mu_);
   // The outcome of a decision that Allow let through.
-  void RecordSuccess();
-  void RecordFailure(int64_t now_us);
+  void RecordSuccess() EXCLUDES(mu_);
+  void RecordFailure(int64_t now_us) EXCLUDES(mu_);
 
-  State state(int64_t now_us) const;
+  State state(int64_t now_us) const EXCLUDES(mu_);
   static std::string_view StateName(State state);
 
  private:
   const CircuitBreakerOptions options_;
-  mutable std::mutex mu_;
-  State state_ = State::kClosed;
-  int consecutive_failures_ = 0;
-  int good_probes_ = 0;
-  bool probe_in_flight_ = false;
-  int64_t probe_started_us_ = 0;
-  int64_t opened_at_us_ = 0;
+  // Debug builds: asserts what holds between calls (a probe is only in flight half-open; the
+  // counters stay below the thresholds that move the state on).
+  void CheckInvariants() const REQUIRES(mu_);
+
+  mutable Mutex mu_;
+  State state_ GUARDED_BY(mu_) = State::kClosed;
+  int consecutive_failures_ GUARDED_BY(mu_) = 0;
+  int good_probes_ GUARDED_BY(mu_) = 0;
+  bool probe_in_flight_ GUARDED_BY(mu_) = false;
+  int64_t probe_started_us_ GUARDED_BY(mu_) = 0;
+  int64_t opened_at_us_ GUARDED_BY(mu_) = 0;
 };
 
 }  // namespace verdict

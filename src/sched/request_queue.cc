@@ -1,6 +1,7 @@
 #include "sched/request_queue.h"
 
 #include <algorithm>
+#include <cassert>
 
 namespace verdict {
 
@@ -100,6 +101,10 @@ QueuedItem RequestQueue::PopFrom(int cls, uint32_t tenant) {
   // priority_queue::top is const; the item is moved out just before pop discards it.
   QueuedItem item = std::move(const_cast<QueuedItem&>(lane.heap.top()));
   lane.heap.pop();
+  // Earliest deadline first within a lane (arrival order in the FIFO mode, and among equals).
+  assert(lane.heap.empty() || options_.fifo || lane.heap.top().deadline_us >= item.deadline_us);
+  assert(lane.heap.empty() || options_.fifo || lane.heap.top().deadline_us > item.deadline_us ||
+         lane.heap.top().order > item.order);
   c.virtual_time = lane.virtual_start;
   lane.virtual_start += item.service;
   if (lane.heap.empty()) {
@@ -107,9 +112,13 @@ QueuedItem RequestQueue::PopFrom(int cls, uint32_t tenant) {
     *it = c.active.back();
     c.active.pop_back();
   }
+  // The counts cover exactly what waits: never below what is being taken out.
+  assert(size_ > 0 && cost_ >= item.cost);
+  assert(item.priority != Priority::kBulk || bulk_waiting_ > 0);
   --size_;
   cost_ -= item.cost;
   if (item.priority == Priority::kBulk) --bulk_waiting_;
+  assert(bulk_waiting_ <= size_ && size_ <= cost_);
   return item;
 }
 

@@ -3,6 +3,7 @@
 #include <pthread.h>
 
 #include <algorithm>
+#include <cassert>
 #include <chrono>
 
 namespace verdict {
@@ -65,7 +66,7 @@ int64_t Scheduler::RetryAfterUs(TenantId tenant) const {
 }
 
 int64_t Scheduler::BulkRetryAfterUs() const {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   if (!drain_.usable()) return 0;
   const double over = drain_.WaitUs(queue_.cost()) -
                       static_cast<double>(DeadlineFor(Priority::kBulk, std::nullopt, 0));
@@ -107,7 +108,7 @@ Scheduler::Admission Scheduler::Submit(Priority priority, std::optional<int32_t>
   bool start_drain = false;
   bool wake_worker = false;
   {
-    std::unique_lock lock(mu_);
+    MutexLock lock(mu_);
     if (stopping_) return Admission::kStopping;
     const LoopDrain* drain = loop != nullptr ? DrainOf(loop->id()) : nullptr;
     // Joins the drain waiting in the loop; while that drain runs a request on another of the
@@ -117,7 +118,7 @@ Scheduler::Admission Scheduler::Submit(Priority priority, std::optional<int32_t>
     const bool may_run_inline = !joins_drain && cost == 1 && MayRunInline();
     if (may_run_inline && loop == nullptr) {
       ++inline_running_;
-      lock.unlock();
+      lock.Unlock();
       RunInline(item);
       return Admission::kQueued;
     }
@@ -138,7 +139,7 @@ Scheduler::Admission Scheduler::Submit(Priority priority, std::optional<int32_t>
   }
   switch (result) {
     case RequestQueue::PushResult::kQueued:
-      if (wake_worker) ready_.notify_one();
+      if (wake_worker) ready_.Signal();
       return Admission::kQueued;
     case RequestQueue::PushResult::kBulkFull:
       refused_[static_cast<int>(priority)]->Increment();
@@ -155,24 +156,24 @@ Scheduler::Admission Scheduler::Submit(Priority priority, std::optional<int32_t>
 
 void Scheduler::Stop() {
   {
-    std::unique_lock lock(mu_);
+    MutexLock lock(mu_);
     stopping_ = true;
     // What runs inline on a caller's thread uses this scheduler until it returns.
-    inline_done_.wait(lock, [this] { return inline_running_ == 0; });
+    while (inline_running_ != 0) inline_done_.Wait(mu_);
   }
-  ready_.notify_all();
+  ready_.SignalAll();
   for (auto& t : threads_) {
     if (t.joinable()) t.join();
   }
 }
 
 size_t Scheduler::queued() const {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   return queue_.size();
 }
 
 size_t Scheduler::idle_workers() const {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   return idle_workers_;
 }
 
@@ -190,8 +191,8 @@ void Scheduler::RunInline(QueuedItem& item) {
   struct InlineSlot {
     Scheduler& scheduler;
     ~InlineSlot() {
-      std::lock_guard lock(scheduler.mu_);
-      if (--scheduler.inline_running_ == 0) scheduler.inline_done_.notify_all();
+      MutexLock lock(scheduler.mu_);
+      scheduler.ReleaseInlineSlot();
     }
   } slot{*this};
   batch_sizes_->Observe(1);
@@ -201,7 +202,7 @@ void Scheduler::RunInline(QueuedItem& item) {
 void Scheduler::DrainOnLoop(EventLoop* loop) {
   const uint64_t id = loop->id();
   std::vector<QueuedItem> taken;
-  std::unique_lock lock(mu_);
+  MutexLock lock(mu_);
   LoopDrain* drain = DrainOf(id);
   if (drain == nullptr) return;
   // Stopping: the workers run what is queued. A batch queued meanwhile (it would hold the
@@ -213,30 +214,33 @@ void Scheduler::DrainOnLoop(EventLoop* loop) {
   NoteTake(taken);
   queue_depth_[static_cast<int>(taken.front().priority)]->Add(-1);
   ++inline_running_;
-  lock.unlock();
+  lock.Unlock();
   batch_sizes_->Observe(1);
-  // Afterwards one critical section gives the run's slot back and decides whether to go on:
-  // once Stop has seen no inline run, this drain no longer touches the scheduler.
-  auto finish_run = [&](bool threw) {
-    lock.lock();
-    const bool go_on = !threw && !stopping_ && queue_.size() > 0;
-    if (go_on) {
-      DrainOf(id)->running = false;
-    } else {
-      EndDrain(id, /*hand_over=*/threw);  // after a throw the workers take the rest
-    }
-    if (--inline_running_ == 0) inline_done_.notify_all();
-    lock.unlock();
-    return go_on;
-  };
   try {
     RunItem(taken.front());
   } catch (...) {
-    finish_run(/*threw=*/true);
+    FinishDrainRun(id, /*threw=*/true);
     throw;
   }
   // Back to the loop between requests: what it has read meanwhile joins the queue first.
-  if (finish_run(/*threw=*/false)) loop->Post([this, loop] { DrainOnLoop(loop); });
+  if (FinishDrainRun(id, /*threw=*/false)) loop->Post([this, loop] { DrainOnLoop(loop); });
+}
+
+bool Scheduler::FinishDrainRun(uint64_t loop_id, bool threw) {
+  MutexLock lock(mu_);
+  const bool go_on = !threw && !stopping_ && queue_.size() > 0;
+  if (go_on) {
+    DrainOf(loop_id)->running = false;
+  } else {
+    EndDrain(loop_id, /*hand_over=*/threw);  // after a throw the workers take the rest
+  }
+  ReleaseInlineSlot();
+  return go_on;
+}
+
+void Scheduler::ReleaseInlineSlot() {
+  assert(inline_running_ > 0);
+  if (--inline_running_ == 0) inline_done_.SignalAll();
 }
 
 Scheduler::LoopDrain* Scheduler::DrainOf(uint64_t loop_id) {
@@ -248,7 +252,7 @@ Scheduler::LoopDrain* Scheduler::DrainOf(uint64_t loop_id) {
 
 void Scheduler::EndDrain(uint64_t loop_id, bool hand_over) {
   std::erase_if(drains_, [loop_id](const LoopDrain& d) { return d.loop_id == loop_id; });
-  if (hand_over) ready_.notify_one();
+  if (hand_over) ready_.Signal();
 }
 
 bool Scheduler::SpareIdleWorker() const {
@@ -299,14 +303,15 @@ void Scheduler::RunWorker() {
     std::vector<QueuedItem> batch;
     bool more = false;
     {
-      std::unique_lock lock(mu_);
+      MutexLock lock(mu_);
       ++idle_workers_;
-      ready_.wait(lock, [this] { return stopping_ || queue_.size() > 0; });
+      while (!stopping_ && queue_.size() == 0) ready_.Wait(mu_);
+      assert(idle_workers_ > 0);
       --idle_workers_;
       if (queue_.size() == 0) return;  // stopping and drained
       const bool held_back = !stopping_ && DownstreamOverLimit();
       if (held_back && !queue_.HasPreemptor()) {
-        ready_.wait_for(lock, std::chrono::microseconds(options_.downstream_poll_us));
+        ready_.WaitFor(mu_, std::chrono::microseconds(options_.downstream_poll_us));
         continue;
       }
       if (held_back) {  // only the preempting classes' requests (realtime) go on
@@ -322,7 +327,7 @@ void Scheduler::RunWorker() {
       for (const QueuedItem& item : batch) queue_depth_[static_cast<int>(item.priority)]->Add(-1);
       more = queue_.size() > 0;
     }
-    if (more) ready_.notify_one();  // more waiting: wake a sibling
+    if (more) ready_.Signal();  // more waiting: wake a sibling
     batch_sizes_->Observe(static_cast<double>(batch.size()));
     for (QueuedItem& item : batch) {
       // Preemption at item granularity: requests of a preempting class (realtime) that arrived
@@ -339,7 +344,7 @@ void Scheduler::RunArrivedPreemptors(Priority running) {
   while (true) {
     std::vector<QueuedItem> urgent;
     {
-      std::lock_guard lock(mu_);
+      MutexLock lock(mu_);
       while (queue_.HasPreemptorOver(running) && urgent.size() < options_.max_batch) {
         urgent.push_back(queue_.PopPreemptor(running));
         queue_depth_[static_cast<int>(urgent.back().priority)]->Add(-1);

@@ -12,10 +12,8 @@
 #pragma once
 
 #include <algorithm>
-#include <condition_variable>
 #include <cstdint>
 #include <functional>
-#include <mutex>
 #include <optional>
 #include <string_view>
 #include <thread>
@@ -24,6 +22,8 @@
 #include "common/clock.h"
 #include "common/event_loop.h"
 #include "common/metrics.h"
+#include "common/mutex.h"
+#include "common/thread_annotations.h"
 #include "core/transaction.h"
 #include "sched/drain_estimator.h"
 #include "sched/request_queue.h"
@@ -70,8 +70,8 @@ class Scheduler {
   // `deadline_ms` shortens the class deadline (never lengthens it). `received_us` is the
   // monotonic arrival time (µs) from which the deadline counts.
   Admission Submit(Priority priority, std::optional<int32_t> deadline_ms, int64_t received_us,
-                   Work work, Submission submission = {});
-  void Stop();
+                   Work work, Submission submission = {}) EXCLUDES(mu_);
+  void Stop() EXCLUDES(mu_);
 
   // Preemption: runs on the calling thread the requests queued now of every class above
   // `running` that may preempt (ClassOptions::may_preempt; by default realtime only, and
@@ -80,7 +80,7 @@ class Scheduler {
   // realtime request never waits for all of a batch of up to max_batch_items transactions. The
   // caller must hold no lock that the work it runs takes (an account stripe, the scheduler's own):
   // that work is a whole decision.
-  void RunArrivedPreemptors(Priority running);
+  void RunArrivedPreemptors(Priority running) EXCLUDES(mu_);
 
   // The deadline a request of this class gets (absolute, µs).
   int64_t DeadlineFor(Priority priority, std::optional<int32_t> deadline_ms,
@@ -97,7 +97,7 @@ class Scheduler {
   // class deadline time to finish (0: no backlog measured, or it would now). At most
   // kMaxBulkRetryAfterUs: the rate is measured over milliseconds, so a client should look
   // again within a minute whatever it says.
-  int64_t BulkRetryAfterUs() const;
+  int64_t BulkRetryAfterUs() const EXCLUDES(mu_);
   static constexpr int64_t kMaxBulkRetryAfterUs = 60'000'000;
   static int64_t RetryAfterSeconds(int64_t micros) {
     return std::max<int64_t>(1, (micros + 999'999) / 1'000'000);
@@ -105,25 +105,27 @@ class Scheduler {
   const TenantTable& tenants() const { return tenants_; }
   ServiceTimeEstimator& estimator() { return estimator_; }
   size_t worker_count() const { return threads_.size(); }
-  size_t queued() const;
-  size_t idle_workers() const;  // workers waiting for work (tests wait for start-up with it)
+  size_t queued() const EXCLUDES(mu_);
+  size_t idle_workers() const
+      EXCLUDES(mu_);  // workers waiting for work (tests wait for start-up with it)
   const SchedulerOptions& options() const { return options_; }
 
  private:
-  void RunWorker();
+  void RunWorker() EXCLUDES(mu_);
   // Whether a single request (cost 1) may run on its caller's thread now, or on a loop thread
   // start a drain (see inline_when_idle): a batch would hold that thread, and every connection
-  // it serves, for its whole length. Under mu_.
-  bool MayRunInline() const;
+  // it serves, for its whole length.
+  bool MayRunInline() const REQUIRES(mu_);
   // The part of MayRunInline that still holds for requests already queued: a worker is idle
-  // and the downstream backlog is under its limit. Under mu_.
-  bool InlineAllowed() const;
+  // and the downstream backlog is under its limit.
+  bool InlineAllowed() const REQUIRES(mu_);
   // Whether the downstream stage holds more than its limit (see SchedulerOptions).
   bool DownstreamOverLimit() const;
-  void RunItem(QueuedItem& item);
+  // Runs a whole decision, which may preempt (RunArrivedPreemptors takes mu_).
+  void RunItem(QueuedItem& item) EXCLUDES(mu_);
   // Runs `item` on the calling thread as an inline submission, which the caller has counted in
-  // inline_running_ under mu_ (Stop waits for it). Not under mu_.
-  void RunInline(QueuedItem& item);
+  // inline_running_ (Stop waits for it).
+  void RunInline(QueuedItem& item) EXCLUDES(mu_);
 
   // A loop's drain: posted to the loop and waiting there, or running a request on one of the
   // loop's threads. A loop has at most one.
@@ -134,19 +136,25 @@ class Scheduler {
   // Runs the most urgent queued request on a thread of `loop`, then posts itself to the loop
   // again while requests wait; hands them to the workers instead when a batch is queued or
   // InlineAllowed no longer holds, and ends when the queue is empty or the scheduler stops.
-  void DrainOnLoop(EventLoop* loop);
-  // `loop`'s drain, or null. Under mu_.
-  LoopDrain* DrainOf(uint64_t loop_id);
-  // Ends `loop_id`'s drain; `hand_over` wakes a worker for what remains queued. Under mu_.
-  void EndDrain(uint64_t loop_id, bool hand_over);
+  void DrainOnLoop(EventLoop* loop) EXCLUDES(mu_);
+  // After a drain's run: in one critical section, gives the run's inline slot back and decides
+  // whether the drain goes on (true) or ends (after a throw, handing the rest to the workers).
+  // Once Stop has seen no inline run, the drain no longer touches the scheduler.
+  bool FinishDrainRun(uint64_t loop_id, bool threw) EXCLUDES(mu_);
+  // `loop`'s drain, or null.
+  LoopDrain* DrainOf(uint64_t loop_id) REQUIRES(mu_);
+  // Ends `loop_id`'s drain; `hand_over` wakes a worker for what remains queued.
+  void EndDrain(uint64_t loop_id, bool hand_over) REQUIRES(mu_);
+  // Gives back an inline run's slot, waking Stop when it was the last.
+  void ReleaseInlineSlot() REQUIRES(mu_);
   // Whether more workers wait than inline runs and posted drains hold (each holds one idle
-  // worker's share). Under mu_.
-  bool SpareIdleWorker() const;
+  // worker's share).
+  bool SpareIdleWorker() const REQUIRES(mu_);
   // Whether a bulk request of `cost` transactions queued now, behind everything waiting, would
-  // be answered only after its deadline even on the fallback path. Under mu_.
-  bool BulkWouldBeLate(int64_t now_us, int64_t deadline_us, uint32_t cost) const;
-  // Records a worker's take in the drain estimate. Under mu_.
-  void NoteTake(const std::vector<QueuedItem>& taken);
+  // be answered only after its deadline even on the fallback path.
+  bool BulkWouldBeLate(int64_t now_us, int64_t deadline_us, uint32_t cost) const REQUIRES(mu_);
+  // Records a worker's take in the drain estimate.
+  void NoteTake(const std::vector<QueuedItem>& taken) REQUIRES(mu_);
 
   const SchedulerOptions options_;
   const Clock& clock_;
@@ -159,15 +167,17 @@ class Scheduler {
   Counter* refused_[3];
   Gauge* drain_per_transaction_;
 
-  mutable std::mutex mu_;
-  std::condition_variable ready_;
-  RequestQueue queue_;
-  QueueDrainEstimator drain_;
-  bool stopping_ = false;
-  size_t idle_workers_ = 0;              // workers waiting for work
-  size_t inline_running_ = 0;            // submissions being run on their caller's thread
-  std::vector<LoopDrain> drains_;        // at most one per loop, found by its id
-  std::condition_variable inline_done_;  // inline_running_ fell to 0 (Stop waits for it)
+  // Never held while a request runs (RunItem).
+  mutable Mutex mu_;
+  CondVar ready_;  // work queued, or stopping
+  RequestQueue queue_ GUARDED_BY(mu_);
+  QueueDrainEstimator drain_ GUARDED_BY(mu_);
+  bool stopping_ GUARDED_BY(mu_) = false;
+  size_t idle_workers_ GUARDED_BY(mu_) = 0;        // workers waiting for work
+  size_t inline_running_ GUARDED_BY(mu_) = 0;      // submissions being run on their caller's thread
+  std::vector<LoopDrain> drains_ GUARDED_BY(mu_);  // at most one per loop, found by its id
+  CondVar inline_done_;                            // inline_running_ fell to 0 (Stop waits for it)
+  // Written only by the constructor, before any other thread can see the scheduler.
   std::vector<std::thread> threads_;
 };
 

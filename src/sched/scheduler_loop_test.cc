@@ -8,7 +8,6 @@
 #include <functional>
 #include <future>
 #include <memory>
-#include <mutex>
 #include <new>
 #include <optional>
 #include <stdexcept>
@@ -17,6 +16,8 @@
 #include <vector>
 
 #include "common/event_loop.h"
+#include "common/mutex.h"
+#include "common/thread_annotations.h"
 #include "sched/scheduler.h"
 #include "sched/scheduler_test_util.h"
 
@@ -30,15 +31,15 @@ class HandLoop : public EventLoop {
  public:
   HandLoop() { EventLoop::SetCurrent(this); }
   ~HandLoop() override { EventLoop::SetCurrent(nullptr); }
-  void Post(std::function<void()> work) override {
-    std::lock_guard lock(mu_);
+  void Post(std::function<void()> work) override EXCLUDES(mu_) {
+    MutexLock lock(mu_);
     posted_.push_back(std::move(work));
   }
   // Runs the oldest posted work; false when none was posted.
-  bool RunOne() {
+  bool RunOne() EXCLUDES(mu_) {
     std::function<void()> work;
     {
-      std::lock_guard lock(mu_);
+      MutexLock lock(mu_);
       if (posted_.empty()) return false;
       work = std::move(posted_.front());
       posted_.pop_front();
@@ -52,14 +53,14 @@ class HandLoop : public EventLoop {
     while (turns < 1000 && RunOne()) ++turns;
     return turns;
   }
-  size_t posted() const {
-    std::lock_guard lock(mu_);
+  size_t posted() const EXCLUDES(mu_) {
+    MutexLock lock(mu_);
     return posted_.size();
   }
 
  private:
-  mutable std::mutex mu_;
-  std::deque<std::function<void()>> posted_;
+  mutable Mutex mu_;
+  std::deque<std::function<void()>> posted_ GUARDED_BY(mu_);
 };
 
 // One worker and an inline-enabled scheduler, whose journal backlog `backlog` reports.
@@ -74,17 +75,17 @@ class Runs {
  public:
   Scheduler::Admission Submit(Scheduler& scheduler, Priority priority, std::string name) {
     return scheduler.Submit(priority, std::nullopt, NowUs(), [this, name](bool, int64_t) {
-      std::lock_guard lock(mu_);
+      MutexLock lock(mu_);
       order_.push_back(name);
       threads_.push_back(std::this_thread::get_id());
     });
   }
-  std::vector<std::string> order() const {
-    std::lock_guard lock(mu_);
+  std::vector<std::string> order() const EXCLUDES(mu_) {
+    MutexLock lock(mu_);
     return order_;
   }
-  std::vector<std::thread::id> threads() const {
-    std::lock_guard lock(mu_);
+  std::vector<std::thread::id> threads() const EXCLUDES(mu_) {
+    MutexLock lock(mu_);
     return threads_;
   }
   // Waits (bounded) until `n` have run.
@@ -97,9 +98,9 @@ class Runs {
   }
 
  private:
-  mutable std::mutex mu_;
-  std::vector<std::string> order_;
-  std::vector<std::thread::id> threads_;
+  mutable Mutex mu_;
+  std::vector<std::string> order_ GUARDED_BY(mu_);
+  std::vector<std::thread::id> threads_ GUARDED_BY(mu_);
 };
 
 // Each test's record of runs, scheduler and loop, declared so that what the scheduler's work

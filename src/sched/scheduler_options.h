@@ -1,5 +1,5 @@
 // Scheduling settings: one set per priority class plus the scheduler's own. Value types with
-// documented defaults (issue 7); read-only once the scheduler starts.
+// documented defaults; read-only once the scheduler starts.
 #pragma once
 
 #include <array>
@@ -12,8 +12,8 @@
 namespace verdict {
 
 // Batching never waits for a batch to fill (a worker takes what is queued), so no class
-// waits to join a batch at all: the issue's per-class batching waits (5, 50, 200 ms) are
-// upper bounds this meets trivially.
+// waits to join a batch at all: per-class batching waits (such as 5, 50, 200 ms) are upper
+// bounds this meets trivially.
 struct ClassOptions {
   int64_t deadline_us;  // default deadline when a request sets none (a request may shorten it)
   // Its requests are taken ahead of the rest of a lower-class batch already being worked, and

@@ -4,43 +4,50 @@
 
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <functional>
 #include <future>
 #include <limits>
 #include <map>
-#include <mutex>
 #include <optional>
 #include <vector>
 
+#include "common/mutex.h"
+#include "common/thread_annotations.h"
 namespace verdict {
 namespace {
 
 // Collects what the workers ran, and lets a test wait for a count.
 struct Recorder {
-  std::mutex mu;
-  std::condition_variable cv;
-  std::vector<std::pair<int, bool>> runs;  // (tag, fallback)
+  Mutex mu;
+  CondVar cv;
+  std::vector<std::pair<int, bool>> runs GUARDED_BY(mu);  // (tag, fallback)
 
   Scheduler::Work Tag(int tag) {
     return [this, tag](bool fallback, int64_t) {
-      std::lock_guard lock(mu);
+      MutexLock lock(mu);
       runs.emplace_back(tag, fallback);
-      cv.notify_all();
+      cv.SignalAll();
     };
+  }
+  // What ran, in order (a copy taken under the lock).
+  std::vector<std::pair<int, bool>> Runs() {
+    MutexLock lock(mu);
+    return runs;
   }
   // The tags in the order they ran.
   std::vector<int> Order() {
-    std::lock_guard lock(mu);
+    MutexLock lock(mu);
     std::vector<int> order;
     for (const auto& [tag, fallback] : runs) order.push_back(tag);
     return order;
   }
   // Bounded, so that a test whose count never comes fails rather than hangs.
   void WaitFor(size_t n) {
-    std::unique_lock lock(mu);
-    ASSERT_TRUE(cv.wait_for(lock, std::chrono::seconds(60), [&] { return runs.size() >= n; }))
-        << runs.size() << " of " << n << " ran";
+    MutexLock lock(mu);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (runs.size() < n && cv.WaitUntil(mu, deadline)) {
+    }
+    ASSERT_GE(runs.size(), n) << runs.size() << " of " << n << " ran";
   }
 };
 
@@ -58,7 +65,7 @@ TEST(SchedulerTest, RunsEverythingSubmittedWithoutFallbackWhenThereIsTime) {
               Scheduler::Admission::kQueued);
   }
   recorder.WaitFor(100);
-  for (const auto& [tag, fallback] : recorder.runs) EXPECT_FALSE(fallback) << tag;
+  for (const auto& [tag, fallback] : recorder.Runs()) EXPECT_FALSE(fallback) << tag;
   EXPECT_NE(metrics.RenderPrometheus().find("verdict_sched_batch_size_count"), std::string::npos);
 }
 
@@ -76,7 +83,8 @@ TEST(SchedulerTest, RequestThatCannotMeetItsDeadlineTakesTheFallbackPath) {
   scheduler.Submit(Priority::kRealtime, 20, now, recorder.Tag(1));
   scheduler.Submit(Priority::kStandard, std::nullopt, now, recorder.Tag(2));
   recorder.WaitFor(2);
-  std::map<int, bool> fallback(recorder.runs.begin(), recorder.runs.end());
+  const std::vector<std::pair<int, bool>> runs = recorder.Runs();
+  std::map<int, bool> fallback(runs.begin(), runs.end());
   EXPECT_TRUE(fallback[1]);
   EXPECT_FALSE(fallback[2]);
 }
@@ -91,7 +99,7 @@ TEST(SchedulerTest, ExpiredRequestIsStillAnsweredOnTheFallbackPath) {
   const int64_t long_ago = clock.MonotonicNanos() / 1000 - 5'000'000;
   scheduler.Submit(Priority::kStandard, std::nullopt, long_ago, recorder.Tag(7));
   recorder.WaitFor(1);
-  EXPECT_EQ(recorder.runs[0], std::make_pair(7, true));
+  EXPECT_EQ(recorder.Runs()[0], std::make_pair(7, true));
   EXPECT_NE(metrics.RenderPrometheus().find("verdict_sched_late_total 1"), std::string::npos);
 }
 
@@ -215,14 +223,14 @@ TEST(SchedulerTest, DownstreamBacklogHoldsBackAllButRealtimeUntilItDrains) {
   held.Submit(Priority::kRealtime, 6);
   held.recorder.WaitFor(1);
   {
-    std::lock_guard lock(held.recorder.mu);
+    MutexLock lock(held.recorder.mu);
     ASSERT_EQ(held.recorder.runs.size(), 1u);  // the realtime one only
     EXPECT_EQ(held.recorder.runs[0].first, 6);
   }
   EXPECT_EQ(held.scheduler->queued(), 6u);
   held.backlog = 0;  // the journal caught up: the rest runs, standard first
   held.recorder.WaitFor(7);
-  EXPECT_EQ(held.recorder.runs[1].first, 5);
+  EXPECT_EQ(held.recorder.Order()[1], 5);
 }
 
 TEST(SchedulerTest, DownstreamBacklogLetsEveryPreemptingClassThrough) {
@@ -255,27 +263,30 @@ TEST(SchedulerTest, FifoModeIgnoresTheDownstreamBacklog) {
 
 // Work items that block until the test releases them, in tag order.
 struct Stepper {
-  std::mutex mu;
-  std::condition_variable cv;
-  std::vector<int> started;
-  int released_through = -1;
+  Mutex mu;
+  CondVar cv;
+  std::vector<int> started GUARDED_BY(mu);
+  int released_through GUARDED_BY(mu) = -1;
 
   Scheduler::Work Step(int tag) {
     return [this, tag](bool, int64_t) {
-      std::unique_lock lock(mu);
+      MutexLock lock(mu);
       started.push_back(tag);
-      cv.notify_all();
-      cv.wait(lock, [&] { return released_through >= tag; });
+      cv.SignalAll();
+      while (released_through < tag) cv.Wait(mu);
     };
   }
   void WaitStarted(size_t n) {
-    std::unique_lock lock(mu);
-    ASSERT_TRUE(cv.wait_for(lock, std::chrono::seconds(60), [&] { return started.size() >= n; }));
+    MutexLock lock(mu);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (started.size() < n && cv.WaitUntil(mu, deadline)) {
+    }
+    ASSERT_GE(started.size(), n);
   }
   void Release(int through) {
-    std::lock_guard lock(mu);
+    MutexLock lock(mu);
     released_through = through;
-    cv.notify_all();
+    cv.SignalAll();
   }
 };
 
@@ -353,7 +364,7 @@ TEST_F(MeasuredDrainTest, BulkRequestThatWouldWaitPastItsDeadlineIsRefused) {
             std::string::npos);
   stepper_.Release(3);
   recorder_.WaitFor(203);
-  std::lock_guard lock(recorder_.mu);
+  MutexLock lock(recorder_.mu);
   EXPECT_EQ(recorder_.runs.size(), 203u);
 }
 
@@ -430,7 +441,7 @@ TEST(SchedulerTest, StopRunsWhatIsQueuedThenRefuses) {
     EXPECT_EQ(scheduler.Submit(Priority::kBulk, std::nullopt, 0, recorder.Tag(99)),
               Scheduler::Admission::kStopping);
   }
-  EXPECT_EQ(recorder.runs.size(), 50u);
+  EXPECT_EQ(recorder.Runs().size(), 50u);
 }
 
 TEST(SchedulerTest, TenantOverItsRateLimitIsRefusedWithTheTimeUntilItsNextToken) {
@@ -474,18 +485,18 @@ TEST(SchedulerTest, WorkerServesTenantsByWeightWhileOneFloods) {
   const TenantId flood = scheduler.TenantFor("flood");
   const TenantId steady = scheduler.TenantFor("steady");
   // Hold the only worker so that everything below queues up before it is served.
-  std::mutex gate_mu;
-  std::condition_variable gate_cv;
-  bool started = false, open = false;
+  Mutex gate_mu;
+  CondVar gate_cv;
+  bool started = false, open = false;  // under gate_mu
   scheduler.Submit(Priority::kStandard, std::nullopt, 1'000'000, [&](bool, int64_t) {
-    std::unique_lock lock(gate_mu);
+    MutexLock lock(gate_mu);
     started = true;
-    gate_cv.notify_all();
-    gate_cv.wait(lock, [&] { return open; });
+    gate_cv.SignalAll();
+    while (!open) gate_cv.Wait(gate_mu);
   });
   {
-    std::unique_lock lock(gate_mu);
-    gate_cv.wait(lock, [&] { return started; });
+    MutexLock lock(gate_mu);
+    while (!started) gate_cv.Wait(gate_mu);
   }
   Recorder recorder;
   for (int i = 0; i < 500; ++i) {
@@ -497,15 +508,16 @@ TEST(SchedulerTest, WorkerServesTenantsByWeightWhileOneFloods) {
     scheduler.Submit(Priority::kStandard, std::nullopt, 1'000'000, recorder.Tag(2), {steady, 1});
   }
   {
-    std::lock_guard lock(gate_mu);
+    MutexLock lock(gate_mu);
     open = true;
   }
-  gate_cv.notify_all();
+  gate_cv.SignalAll();
   recorder.WaitFor(600);
   // Equal weights: the steady tenant's 100 are served within the first ~200, not after the
   // flood's 500.
+  const std::vector<int> order = recorder.Order();
   int steady_in_first_200 = 0;
-  for (size_t i = 0; i < 200; ++i) steady_in_first_200 += recorder.runs[i].first == 2;
+  for (size_t i = 0; i < 200; ++i) steady_in_first_200 += order[i] == 2;
   EXPECT_GE(steady_in_first_200, 99);
 }
 

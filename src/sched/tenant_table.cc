@@ -5,7 +5,7 @@
 namespace verdict {
 
 TenantTable::TenantTable(const std::vector<TenantOptions>& configured) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   const TenantOptions* default_options = nullptr;
   for (const TenantOptions& t : configured) {
     if (t.name == kDefaultTenantName) default_options = &t;
@@ -33,7 +33,7 @@ TenantId TenantTable::AddLocked(std::string name, double weight, double rate, do
 }
 
 TenantId TenantTable::Intern(std::string_view name) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   auto it = names_.find(name);
   if (it != names_.end()) return it->second;
   if (count_.load(std::memory_order_relaxed) == kMaxTenants) {

@@ -1,6 +1,7 @@
 #include "sched/token_bucket.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <limits>
 
@@ -19,7 +20,9 @@ TokenBucket::TokenBucket(double rate_per_s, double burst)
       burst_(std::max(1.0, burst)),
       interval_ns_(rate_per_s > 0 ? 1e9 / rate_per_s : 0),
       tolerance_ns_((std::max(1.0, burst) - 1) * (rate_per_s > 0 ? 1e9 / rate_per_s : 0)),
-      tat_ns_(std::numeric_limits<int64_t>::min() / 2) {}
+      tat_ns_(std::numeric_limits<int64_t>::min() / 2) {
+  assert(burst_ >= 1 && interval_ns_ >= 0 && tolerance_ns_ >= 0);
+}
 
 int64_t TokenBucket::TryTake(int64_t now_us, double tokens) {
   if (unlimited()) return 0;
@@ -33,7 +36,11 @@ int64_t TokenBucket::TryTake(int64_t now_us, double tokens) {
     const int64_t start = std::max(tat, now_ns);
     const double ahead = static_cast<double>(start - now_ns) + need_ns;
     if (ahead > tolerance_ns_) return CeilMicros(ahead - tolerance_ns_);
-    if (tat_ns_.compare_exchange_weak(tat, start + cost_ns, std::memory_order_relaxed)) return 0;
+    if (tat_ns_.compare_exchange_weak(tat, start + cost_ns, std::memory_order_relaxed)) {
+      // A grant leaves the bucket at most a burst plus this request in debt.
+      assert(static_cast<double>(start + cost_ns - now_ns) <= tolerance_ns_ + cost_ns + 1);
+      return 0;
+    }
   }
 }
 

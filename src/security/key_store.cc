@@ -25,7 +25,7 @@ Status KeyStore::Persist(const StoredKey& key) {
 Result<NewKey> KeyStore::Create(std::string_view tenant, std::string_view principal, uint32_t roles,
                                 int64_t now_us, std::string_view actor_principal) {
   VERDICT_ASSIGN_OR_RETURN(NewKey created, GenerateKey(tenant, principal, roles, now_us));
-  std::lock_guard lock(write_mu_);
+  MutexLock lock(write_mu_);
   auto current = snapshot_.load();
   if (current->contains(created.stored.id)) return Internal("key id collision; retry");
   if (audit_) {
@@ -48,7 +48,7 @@ Result<NewKey> KeyStore::Create(std::string_view tenant, std::string_view princi
 
 Result<StoredKey> KeyStore::Revoke(std::string_view id, std::string_view tenant, int64_t now_us,
                                    std::string_view actor_principal) {
-  std::lock_guard lock(write_mu_);
+  MutexLock lock(write_mu_);
   auto current = snapshot_.load();
   auto it = current->find(id);
   if (it == current->end() || (!tenant.empty() && it->second.tenant != tenant)) {

@@ -8,14 +8,15 @@
 #include <functional>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "api/authenticator.h"
+#include "common/mutex.h"
 #include "common/result.h"
+#include "common/thread_annotations.h"
 #include "security/api_key.h"
 
 namespace verdict::security {
@@ -49,14 +50,14 @@ class KeyStore final : public Authenticator {
   // Creates and persists a key; the returned NewKey::key is the only copy of the secret.
   // `actor_*` say who asked (journaled).
   Result<NewKey> Create(std::string_view tenant, std::string_view principal, uint32_t roles,
-                        int64_t now_us, std::string_view actor_principal);
+                        int64_t now_us, std::string_view actor_principal) EXCLUDES(write_mu_);
   // Revokes the key `id`. When `tenant` is non-empty the key must belong to it: a key of another
   // tenant is kNotFound, exactly like one that does not exist. The key stops working at once,
   // before the revocation is journaled and stored: should either fail (the journal failed
   // closed, say), the answer is kUnavailable, the key stays refused in this process, and
   // revoking it again records it then (until it is recorded, a restart brings it back).
   Result<StoredKey> Revoke(std::string_view id, std::string_view tenant, int64_t now_us,
-                           std::string_view actor_principal);
+                           std::string_view actor_principal) EXCLUDES(write_mu_);
   // Keys of `tenant` (all tenants when empty), by id.
   std::vector<StoredKey> List(std::string_view tenant) const;
   size_t size() const { return snapshot_.load()->size(); }
@@ -67,15 +68,18 @@ class KeyStore final : public Authenticator {
  private:
   using Snapshot = std::map<std::string, StoredKey, std::less<>>;
   KeyStore(KeyStorage& storage, KeyAuditHook audit) : storage_(storage), audit_(std::move(audit)) {}
-  Status Persist(const StoredKey& key);
+  // Stores the key; under write_mu_, so that the storage sees changes in their order.
+  Status Persist(const StoredKey& key) REQUIRES(write_mu_);
 
   KeyStorage& storage_;
   KeyAuditHook audit_;
-  std::mutex write_mu_;  // serializes changes
+  // Serializes changes; held while the audit hook journals and the storage writes.
+  Mutex write_mu_;
+  // Not GUARDED_BY: Authenticate loads it without the lock; write_mu_ orders the writers.
   std::atomic<std::shared_ptr<const Snapshot>> snapshot_;
-  // Guarded by write_mu_: revocations in force but not yet stored, and whether each was
-  // journaled already (a retry then only stores it, journaling it once).
-  std::map<std::string, bool, std::less<>> unrecorded_revocations_;
+  // Revocations in force but not yet stored, and whether each was journaled already (a retry
+  // then only stores it, journaling it once).
+  std::map<std::string, bool, std::less<>> unrecorded_revocations_ GUARDED_BY(write_mu_);
 };
 
 }  // namespace verdict::security

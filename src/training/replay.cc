@@ -77,6 +77,47 @@ std::string AccountText(const char* title, const AccountEvaluator::Report& r) {
   return buf;
 }
 
+// Counts the item's decision (or its error) into the report; true when it was decided.
+bool CountDecision(const Item& item, ReplayReport& report) {
+  const ReplayedDecision& d = item.decision;
+  if (!d.ok) {
+    ++report.errors;
+    if (report.error_samples.size() < kMaxErrorSamples) {
+      report.error_samples.push_back("row " + std::to_string(item.row) + ": " + d.error);
+    }
+    return false;
+  }
+  ++report.outcomes[static_cast<int>(d.outcome)];
+  ++report.paths[static_cast<int>(d.path)];
+  for (const std::string& code : d.reason_codes) ++report.reason_counts[code];
+  return true;
+}
+
+// One JSON line of the decisions file; `line` is a buffer reused from item to item.
+void WriteDecisionLine(const Item& item, std::string& line, std::FILE* out) {
+  const ReplayedDecision& d = item.decision;
+  line.clear();
+  JsonWriter w(line);
+  w.BeginObject().Key("row").Uint(item.row).Key("transaction_id").String(item.transaction_id);
+  if (d.ok) {
+    w.Key("outcome")
+        .String(OutcomeName(d.outcome))
+        .Key("score")
+        .Double(d.score)
+        .Key("path")
+        .String(DecisionPathName(d.path))
+        .Key("reasons")
+        .BeginArray();
+    for (const std::string& code : d.reason_codes) w.String(code);
+    w.EndArray();
+  } else {
+    w.Key("error").String(d.error);
+  }
+  w.EndObject();
+  line += '\n';
+  std::fwrite(line.data(), 1, line.size(), out);
+}
+
 }  // namespace
 
 Result<ReplayReport> Replay(const ReplayOptions& options) {
@@ -147,17 +188,7 @@ Result<ReplayReport> Replay(const ReplayOptions& options) {
   std::string line;
   for (const Item& item : items) {
     const ReplayedDecision& d = item.decision;
-    if (!d.ok) {
-      ++report.errors;
-      if (report.error_samples.size() < kMaxErrorSamples) {
-        report.error_samples.push_back("row " + std::to_string(item.row) + ": " + d.error);
-      }
-    } else {
-      ++decided;
-      ++report.outcomes[static_cast<int>(d.outcome)];
-      ++report.paths[static_cast<int>(d.path)];
-      for (const std::string& code : d.reason_codes) ++report.reason_counts[code];
-    }
+    decided += CountDecision(item, report) ? 1 : 0;
     if (item.label.has_value()) {
       flags.push_back(Flagged(d));
       scores.push_back(d.score);
@@ -168,28 +199,7 @@ Result<ReplayReport> Replay(const ReplayOptions& options) {
       by_policy->Add(item.sender, item.receiver, item.step, Flagged(d) ? 1.0 : 0.0);
       by_score->Add(item.sender, item.receiver, item.step, d.score);
     }
-    if (decisions != nullptr) {
-      line.clear();
-      JsonWriter w(line);
-      w.BeginObject().Key("row").Uint(item.row).Key("transaction_id").String(item.transaction_id);
-      if (d.ok) {
-        w.Key("outcome")
-            .String(OutcomeName(d.outcome))
-            .Key("score")
-            .Double(d.score)
-            .Key("path")
-            .String(DecisionPathName(d.path))
-            .Key("reasons")
-            .BeginArray();
-        for (const std::string& code : d.reason_codes) w.String(code);
-        w.EndArray();
-      } else {
-        w.Key("error").String(d.error);
-      }
-      w.EndObject();
-      line += '\n';
-      std::fwrite(line.data(), 1, line.size(), decisions);
-    }
+    if (decisions != nullptr) WriteDecisionLine(item, line, decisions);
   }
   if (decisions != nullptr && std::fclose(decisions) != 0) {
     return Internal(options.decisions_path + ": write failed");
@@ -254,7 +264,7 @@ std::string ReplayReportJson(const ReplayReport& r) {
   for (const auto& [code, n] : r.reason_counts) w.Key(code).Uint(n);
   w.EndObject();
   if (r.labelled) {
-    // The top-level keys: detection by the decisions (review or block = alert).
+    // Top-level keys: detection by the decisions (review or block = alert).
     const DetectionReport& d = r.policy_detection;
     w.Key("positives").Uint(d.positives);
     w.Key("pr_auc");

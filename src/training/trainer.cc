@@ -52,12 +52,8 @@ void WriteParams(JsonWriter& w, const BoosterParams& p, double scale_pos_weight)
       .EndObject();
 }
 
-}  // namespace
-
-Result<TrainResult> Train(const TrainOptions& options, const Log& log) {
-  auto say = [&log](const std::string& text) {
-    if (log) log(text);
-  };
+// The options' own checks; the indices (in kFeatureNames) of the features to leave out.
+Result<std::vector<size_t>> CheckOptions(const TrainOptions& options) {
   if (!(options.holdout_fraction > 0 && options.holdout_fraction < 1)) {
     return InvalidArgument("holdout fraction must be in (0, 1)", "holdout");
   }
@@ -77,91 +73,67 @@ Result<TrainResult> Train(const TrainOptions& options, const Log& log) {
     }
     excluded.push_back(static_cast<size_t>(it - kFeatureNames.begin()));
   }
-  std::error_code ec;
-  std::filesystem::create_directories(options.out_dir, ec);
-  if (ec) return Internal(options.out_dir + ": cannot create: " + ec.message());
+  return excluded;
+}
 
-  const auto start = std::chrono::steady_clock::now();
-  say("reading " + options.reader.path + " and computing features");
-  VERDICT_ASSIGN_OR_RETURN(
-      TrainingSet set,
-      LoadTrainingSet(
-          options.reader, [&](size_t rows) { say("features: " + std::to_string(rows) + " rows"); },
-          options.label_overrides.empty() ? nullptr : &options.label_overrides));
-  TrainResult result;
-  result.input = options.reader.path;
-  result.format = set.format;
-  result.rows = set.rows;
-  result.case_labels = set.overridden_labels;
-  result.bad_rows = set.stats.bad_rows;
-  result.unlabelled_rows = set.rows - set.labelled_rows;
-  result.accounts = set.accounts;
-  result.features_seconds = SecondsSince(start);
-  result.split_us = HoldoutSplitTime(set, options.holdout_fraction);
-
+// The labelled rows split in time at result.split_us: the training rows' features (excluded
+// ones as missing) and labels, and the rows of each part.
+struct Split {
   std::vector<float> train_x;
   std::vector<float> train_y;
-  std::vector<size_t> holdout_rows;
   std::vector<size_t> train_rows;
+  std::vector<size_t> holdout_rows;
+};
+
+// Splits the set and counts each part's rows and positives into `result`.
+Split SplitRows(const TrainingSet& set, const std::vector<size_t>& excluded, TrainResult& result) {
+  Split split;
   for (size_t i = 0; i < set.rows; ++i) {
     if (!set.labelled[i]) continue;
     if (set.timestamps[i] < result.split_us) {
-      train_rows.push_back(i);
-      train_x.insert(train_x.end(), set.Row(i), set.Row(i) + kFeatureCount);
+      split.train_rows.push_back(i);
+      split.train_x.insert(split.train_x.end(), set.Row(i), set.Row(i) + kFeatureCount);
       for (size_t f : excluded) {
-        train_x[train_x.size() - kFeatureCount + f] = std::numeric_limits<float>::quiet_NaN();
+        split.train_x[split.train_x.size() - kFeatureCount + f] =
+            std::numeric_limits<float>::quiet_NaN();
       }
-      train_y.push_back(set.labels[i]);
+      split.train_y.push_back(set.labels[i]);
       result.train_positives += set.labels[i];
     } else {
-      holdout_rows.push_back(i);
+      split.holdout_rows.push_back(i);
       result.holdout_positives += set.labels[i];
     }
   }
-  result.train_rows = train_rows.size();
-  result.holdout_rows = holdout_rows.size();
-  if (holdout_rows.empty()) return InvalidArgument("the hold-out part is empty", "holdout");
-  say("split at " + FormatRfc3339Micros(result.split_us) + ": " +
-      std::to_string(result.train_rows) + " training rows (" +
-      std::to_string(result.train_positives) + " laundering), " +
-      std::to_string(result.holdout_rows) + " held out (" +
-      std::to_string(result.holdout_positives) + " laundering)");
+  result.train_rows = split.train_rows.size();
+  result.holdout_rows = split.holdout_rows.size();
+  return split;
+}
 
-  std::vector<std::string> names(kFeatureNames.begin(), kFeatureNames.end());
-  const double scale_pos_weight =
-      options.booster.scale_pos_weight >= 0
-          ? options.booster.scale_pos_weight
-          : (result.train_positives == 0
-                 ? 1.0
-                 : static_cast<double>(result.train_rows - result.train_positives) /
-                       static_cast<double>(result.train_positives));
-  BoosterParams params = options.booster;
-  params.scale_pos_weight = scale_pos_weight;
-  const auto train_start = std::chrono::steady_clock::now();
-  say("training " + std::to_string(params.rounds) + " rounds, depth " +
-      std::to_string(params.max_depth));
-  VERDICT_ASSIGN_OR_RETURN(std::string model_json,
-                           TrainBooster(train_x, train_y, names, params, [&](int round) {
-                             if ((round + 1) % 50 == 0) say("round " + std::to_string(round + 1));
-                           }));
-  result.training_seconds = SecondsSince(train_start);
-  train_x = {};
-  train_y = {};
+// The configured weight of the positive class, or (when negative) negatives per positive.
+double ScalePosWeight(const TrainOptions& options, const TrainResult& result) {
+  if (options.booster.scale_pos_weight >= 0) return options.booster.scale_pos_weight;
+  if (result.train_positives == 0) return 1.0;
+  return static_cast<double>(result.train_rows - result.train_positives) /
+         static_cast<double>(result.train_positives);
+}
 
-  // Scored with the engine's evaluator, as served.
-  VERDICT_ASSIGN_OR_RETURN(auto forest, model::Forest::LoadXGBoostJson(model_json));
-  result.sha256 = Sha256Hex(model_json);
-  result.trees = forest->num_trees();
-  result.model_bytes = model_json.size();
-  auto score = [&](size_t i) { return forest->Probability(forest->PredictMargin(set.Row(i))); };
+// Row i's score with the engine's evaluator, as served.
+double Score(const model::Forest& forest, const TrainingSet& set, size_t i) {
+  return forest.Probability(forest.PredictMargin(set.Row(i)));
+}
 
+// Detection on the hold-out rows at the alert rate (and per account, where the input says
+// when each account's laundering began), into `result`.
+void EvaluateHoldout(const TrainOptions& options, const TrainingSet& set,
+                     const std::vector<size_t>& holdout_rows, const model::Forest& forest,
+                     TrainResult& result) {
   std::vector<double> scores;
   std::vector<uint8_t> labels;
   std::vector<std::string> typologies;
   std::optional<AccountEvaluator> accounts;
   if (!set.fraud_step.empty()) accounts.emplace(set.fraud_step);
   for (size_t i : holdout_rows) {
-    scores.push_back(score(i));
+    scores.push_back(Score(forest, set, i));
     labels.push_back(set.labels[i]);
     typologies.push_back(set.typologies[i]);
     if (accounts) {
@@ -172,9 +144,15 @@ Result<TrainResult> Train(const TrainOptions& options, const Log& log) {
   }
   result.holdout = EvaluateAtRate(scores, labels, typologies, options.alert_rate);
   if (accounts) result.holdout_accounts = accounts->Evaluate(options.alert_rate);
+}
 
-  // Reference distributions of every feature and of the score on the training rows.
-  say("building reference distributions");
+// Reference distributions of every feature and of the score on (at most reference_max_rows
+// of) the training rows.
+Result<monitor::ReferenceDistribution> BuildReference(const TrainOptions& options,
+                                                      const TrainingSet& set,
+                                                      const std::vector<size_t>& train_rows,
+                                                      const std::vector<std::string>& names,
+                                                      const model::Forest& forest) {
   monitor::ReferenceBuilder reference(names);
   const size_t step = std::max<size_t>(
       1, (train_rows.size() + options.reference_max_rows - 1) / options.reference_max_rows);
@@ -182,10 +160,15 @@ Result<TrainResult> Train(const TrainOptions& options, const Log& log) {
   for (size_t k = 0; k < train_rows.size(); k += step) {
     const float* r = set.Row(train_rows[k]);
     for (size_t f = 0; f < kFeatureCount; ++f) row[f] = r[f];
-    VERDICT_RETURN_IF_ERROR(reference.AddRow(row, score(train_rows[k])));
+    VERDICT_RETURN_IF_ERROR(reference.AddRow(row, Score(forest, set, train_rows[k])));
   }
-  VERDICT_ASSIGN_OR_RETURN(monitor::ReferenceDistribution distribution, reference.Build());
+  return reference.Build();
+}
 
+// manifest.json: what was trained, from what, how, and how well it detects on the hold-out.
+std::string ManifestJson(const TrainOptions& options, const TrainingSet& set,
+                         const TrainResult& result, const std::vector<std::string>& names,
+                         const BoosterParams& params) {
   std::string manifest;
   JsonWriter w(manifest);
   w.BeginObject()
@@ -237,7 +220,7 @@ Result<TrainResult> Train(const TrainOptions& options, const Log& log) {
       .Uint(result.holdout_positives)
       .EndObject()
       .Key("params");
-  WriteParams(w, params, scale_pos_weight);
+  WriteParams(w, params, params.scale_pos_weight);
   w.Key("excluded_features").BeginArray();
   for (const std::string& name : options.exclude_features) w.String(name);
   w.EndArray();
@@ -250,12 +233,78 @@ Result<TrainResult> Train(const TrainOptions& options, const Log& log) {
   }
   w.EndObject();
   manifest += "\n";
-  result.manifest_json = manifest;
+  return manifest;
+}
 
+}  // namespace
+
+Result<TrainResult> Train(const TrainOptions& options, const Log& log) {
+  auto say = [&log](const std::string& text) {
+    if (log) log(text);
+  };
+  VERDICT_ASSIGN_OR_RETURN(const std::vector<size_t> excluded, CheckOptions(options));
+  std::error_code ec;
+  std::filesystem::create_directories(options.out_dir, ec);
+  if (ec) return Internal(options.out_dir + ": cannot create: " + ec.message());
+
+  const auto start = std::chrono::steady_clock::now();
+  say("reading " + options.reader.path + " and computing features");
+  VERDICT_ASSIGN_OR_RETURN(
+      TrainingSet set,
+      LoadTrainingSet(
+          options.reader, [&](size_t rows) { say("features: " + std::to_string(rows) + " rows"); },
+          options.label_overrides.empty() ? nullptr : &options.label_overrides));
+  TrainResult result;
+  result.input = options.reader.path;
+  result.format = set.format;
+  result.rows = set.rows;
+  result.case_labels = set.overridden_labels;
+  result.bad_rows = set.stats.bad_rows;
+  result.unlabelled_rows = set.rows - set.labelled_rows;
+  result.accounts = set.accounts;
+  result.features_seconds = SecondsSince(start);
+  result.split_us = HoldoutSplitTime(set, options.holdout_fraction);
+
+  Split split = SplitRows(set, excluded, result);
+  if (split.holdout_rows.empty()) return InvalidArgument("the hold-out part is empty", "holdout");
+  say("split at " + FormatRfc3339Micros(result.split_us) + ": " +
+      std::to_string(result.train_rows) + " training rows (" +
+      std::to_string(result.train_positives) + " laundering), " +
+      std::to_string(result.holdout_rows) + " held out (" +
+      std::to_string(result.holdout_positives) + " laundering)");
+
+  std::vector<std::string> names(kFeatureNames.begin(), kFeatureNames.end());
+  BoosterParams params = options.booster;
+  params.scale_pos_weight = ScalePosWeight(options, result);
+  const auto train_start = std::chrono::steady_clock::now();
+  say("training " + std::to_string(params.rounds) + " rounds, depth " +
+      std::to_string(params.max_depth));
+  VERDICT_ASSIGN_OR_RETURN(
+      std::string model_json,
+      TrainBooster(split.train_x, split.train_y, names, params, [&](int round) {
+        if ((round + 1) % 50 == 0) say("round " + std::to_string(round + 1));
+      }));
+  result.training_seconds = SecondsSince(train_start);
+  split.train_x = {};
+  split.train_y = {};
+
+  // Scored with the engine's evaluator, as served.
+  VERDICT_ASSIGN_OR_RETURN(auto forest, model::Forest::LoadXGBoostJson(model_json));
+  result.sha256 = Sha256Hex(model_json);
+  result.trees = forest->num_trees();
+  result.model_bytes = model_json.size();
+  EvaluateHoldout(options, set, split.holdout_rows, *forest, result);
+
+  say("building reference distributions");
+  VERDICT_ASSIGN_OR_RETURN(monitor::ReferenceDistribution distribution,
+                           BuildReference(options, set, split.train_rows, names, *forest));
+
+  result.manifest_json = ManifestJson(options, set, result, names, params);
   VERDICT_RETURN_IF_ERROR(WriteFileAtomically(options.out_dir + "/" + kModelFile, model_json));
   VERDICT_RETURN_IF_ERROR(
       monitor::WriteReferenceFile(distribution, options.out_dir + "/" + kReferenceFile));
-  VERDICT_RETURN_IF_ERROR(WriteFileAtomically(options.out_dir + "/" + kManifestFile, manifest));
+  VERDICT_RETURN_IF_ERROR(
+      WriteFileAtomically(options.out_dir + "/" + kManifestFile, result.manifest_json));
   say("wrote " + options.out_dir + " (" + std::to_string(result.trees) + " trees, " +
       std::to_string(model_json.size()) + " bytes)");
   return result;

@@ -63,8 +63,8 @@ struct LoadOptions {
   bool keep_timeline = false;
   // Spin on the event loop instead of sleeping in epoll_wait between sends and answers. On a
   // VM, a vCPU that halts while idle takes up to milliseconds to be woken, and an open-loop
-  // generator would count its own late wake-ups as the server's latency (PERFORMANCE.md,
-  // session 17). Costs the generator's whole core.
+  // generator would count its own late wake-ups as the server's latency (see
+  // docs/PERFORMANCE.md (load generator busy polling)). Costs the generator's whole core.
   bool busy_poll = false;
   // A 429 with `Retry-After: SECONDS` is not the request's answer: its connection sends nothing
   // for that long and then sends the request again (its latency still runs from the intended

@@ -1,4 +1,5 @@
-// Rendering of load results as the JSON object of issue 7's interface and as text.
+// Rendering of load results as verdict-load's JSON report (what the load scenarios and
+// integration tests read) and as text.
 // Stateless; thread-safe.
 #pragma once
 

@@ -1,4 +1,5 @@
-// verdict-load: open-loop HTTP/1.1 load generator for loopback targets (issue 7's interface).
+// verdict-load: open-loop HTTP/1.1 load generator for loopback targets (its flags and JSON
+// report are the interface the load scenarios and integration tests drive).
 #include <sys/resource.h>
 
 #include <CLI/CLI.hpp>
