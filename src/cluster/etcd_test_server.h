@@ -4,10 +4,8 @@
 #pragma once
 
 #include <fcntl.h>
-#include <netinet/in.h>
 #include <signal.h>
 #include <spawn.h>
-#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -18,6 +16,7 @@
 #include <vector>
 
 #include "cluster/http_client.h"
+#include "cluster/loopback_port.h"
 
 extern char** environ;
 
@@ -29,8 +28,8 @@ class EtcdTestServer {
     dir_ = std::filesystem::temp_directory_path() /
            ("verdict-etcd-" + std::to_string(::getpid()) + "-" + std::to_string(counter_++));
     std::filesystem::create_directories(dir_);
-    const int client = FreePort();
-    const int peer = FreePort();
+    const int client = FreeLoopbackPort();
+    const int peer = FreeLoopbackPort();
     url_ = "http://127.0.0.1:" + std::to_string(client);
     const std::string peer_url = "http://127.0.0.1:" + std::to_string(peer);
     std::vector<std::string> args = {"etcd",
@@ -82,18 +81,6 @@ class EtcdTestServer {
   void Pause(bool paused) { ::kill(pid_, paused ? SIGSTOP : SIGCONT); }
 
  private:
-  static int FreePort() {
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in address{};
-    address.sin_family = AF_INET;
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t length = sizeof(address);
-    ::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address));
-    ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length);
-    ::close(fd);
-    return ntohs(address.sin_port);
-  }
-
   static inline int counter_ = 0;
   std::filesystem::path dir_;
   std::string url_;

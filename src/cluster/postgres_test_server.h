@@ -5,10 +5,8 @@
 #pragma once
 
 #include <fcntl.h>
-#include <netinet/in.h>
 #include <pwd.h>
 #include <signal.h>
-#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -18,6 +16,7 @@
 #include <thread>
 #include <vector>
 
+#include "cluster/loopback_port.h"
 #include "cluster/pg_connection.h"
 
 namespace verdict::cluster {
@@ -41,7 +40,7 @@ class PostgresTestServer {
     if (Run({bin + "initdb", "-D", data, "-U", "postgres", "-A", "trust", "--no-sync"}) != 0) {
       return;
     }
-    port_ = FreePort();
+    port_ = FreeLoopbackPort();
     pid_ = Spawn({bin + "postgres", "-D", data, "-p", std::to_string(port_), "-h", "127.0.0.1",
                   "-k", dir_.string(), "-c", "fsync=off", "-c", "max_connections=50"});
     url_ =
@@ -90,17 +89,6 @@ class PostgresTestServer {
     int status = 0;
     if (pid < 0 || ::waitpid(pid, &status, 0) != pid) return -1;
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  }
-  static int FreePort() {
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in address{};
-    address.sin_family = AF_INET;
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t length = sizeof(address);
-    ::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address));
-    ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length);
-    ::close(fd);
-    return ntohs(address.sin_port);
   }
 
   static inline int counter_ = 0;
