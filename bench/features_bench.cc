@@ -1,7 +1,7 @@
-// Feature engine benchmarks (issue 4): extraction per transaction against a warmed store of
-// 1 M (or 10 M) simulated accounts, memory per account of that store, and the simulator's
-// throughput. The population is the simulator's (docs/sim.md): 30 days of history are
-// replayed into the store untimed, then day 31's transactions are timed.
+// Feature engine benchmarks, figures in docs/PERFORMANCE.md (Features): extraction per
+// transaction against a warmed store of 1 M (or 10 M) simulated accounts, memory per account of
+// that store, and the simulator's throughput. The population is the simulator's (docs/sim.md):
+// 30 days of history are replayed into the store untimed, then day 31's transactions are timed.
 #include <benchmark/benchmark.h>
 #include <malloc.h>
 

@@ -1,24 +1,32 @@
 #!/usr/bin/env python3
-"""The disk's own sync latency, for comparison with the journal's group commits (issue 7):
-N writes of SIZE bytes, one after another, to a fresh file in DIR, each followed by fdatasync,
-timed one by one; --file says whether the file grows with them (as a WAL does) or not.
+"""The disk's own sync latency, for comparison with the journal's group commits, whose figures
+are in docs/PERFORMANCE.md (Scheduler and load): N writes of SIZE bytes, one after another, to a
+fresh file in DIR, each followed by fdatasync, timed one by one; --file says whether the file
+grows with them (as a WAL does) or not.
 
     taskset -c 1 bench/fsync_latency.py [--size 1500] [--count 3000] [--dir /tmp] [--file append]
 
 Pin it with taskset to the engine's core to see what a busy core does to a sync's wake-up
 (run a busy loop there beside it). --gap-us spins that long between syncs, as a core busy with
 requests would; the report then also counts the syncs over 2 ms by their phase in a 100 ms
-period, which shows a host CPU quota's pauses (docs/PERFORMANCE.md, issue 7, session 19).
+period, which shows a host CPU quota's pauses: on a VM under such a quota, a busy vCPU beside
+the syncs puts most of the slow ones in one tenth of the period
+(docs/perf-log/2026-12-06-load-session-19.md).
 --overlap runs two threads syncing the same file side by side (each its own blocks) and counts,
 per thread, the syncs over 1.5 ms inside which a whole sync of the other thread started and
 ended (0.5 ms or more before their end): whether a second commit in flight could have been
-durable sooner (session 20). It ignores --file (the file is overwritten) and --gap-us.
+durable sooner. Measured, it hardly ever could: a slow sync is slow for every sync of the file
+in flight (docs/perf-log/2026-12-06-load-session-20.md). It ignores --file (the file is
+overwritten) and --gap-us.
 --direct writes with O_DIRECT (with --file overwrite and a --size of whole 4 KiB blocks), as the
-journal's commit log does (session 21). --background-mbps R has a second process write another
-file in DIR meanwhile, 1 MiB at a time through the page cache at R MB/s (0: as fast as it can),
-starting each MiB's write-back at once (sync_file_range), as a RocksDB flush or compaction does
-with bytes_per_sync: what the store's table writes do to a commit's sync (session 22). Every run
-also reports the process's CPU per write and sync."""
+journal's commit log does: a direct write and sync costs less time and CPU than one through the
+page cache (docs/perf-log/2026-12-06-load-session-21.md). --background-mbps R has a second
+process write another file in DIR meanwhile, 1 MiB at a time through the page cache at R MB/s
+(0: as fast as it can), starting each MiB's write-back at once (sync_file_range), as a RocksDB
+flush or compaction does with bytes_per_sync: what the store's table writes do to a commit's
+sync (they slow it: a sync's p99 went from about 0.2 ms alone to 0.6-0.9 ms beside 30-100 MB/s
+of them; docs/perf-log/2026-12-06-load-session-22.md). Every run also reports the process's CPU
+per write and sync."""
 import argparse
 import ctypes
 import mmap

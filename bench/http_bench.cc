@@ -1,11 +1,12 @@
-// HTTP server benchmark (issue 7: the I/O thread's share of each decision's CPU): one keep-alive
-// loopback connection sends a decision-sized POST and reads the answer,
-// closed loop, against HttpServer with one I/O thread and a handler that answers with a
-// decision-sized body: at once (posted=0), or from work it posts to its I/O thread's event loop
-// (posted=1), the extra turn of the loop that an inline decision takes since the scheduler
-// orders what the loop has read (sched/scheduler.h). Measures the server's request path (read,
-// parse, route, respond, write) plus the loopback round trip; `cpu_us_per_request` is the whole
-// process's CPU time (server and client) per request, from getrusage.
+// HTTP server benchmark of the I/O thread's share of each decision's CPU, figures in
+// docs/PERFORMANCE.md (Scheduler and load): one keep-alive loopback connection sends a
+// decision-sized POST and reads the answer, closed loop, against HttpServer with one I/O thread
+// and a handler that answers with a decision-sized body: at once (posted=0), or from work it
+// posts to its I/O thread's event loop (posted=1), the extra turn of the loop that an inline
+// decision takes since the scheduler orders what the loop has read (sched/scheduler.h).
+// Measures the server's request path (read, parse, route, respond, write) plus the loopback
+// round trip; `cpu_us_per_request` is the whole process's CPU time (server and client) per
+// request, from getrusage.
 #include <arpa/inet.h>
 #include <benchmark/benchmark.h>
 #include <netinet/in.h>

@@ -1,6 +1,6 @@
-// Journal benchmarks (issue 5): durable decisions per second with group commit under many
-// submitting threads (sync on, ~1 KB records, two state updates each), the enqueue-to-durable
-// latency a decision pays, and recovery time after N records.
+// Journal benchmarks, figures in docs/PERFORMANCE.md (Journal): durable decisions per second
+// with group commit under many submitting threads (sync on, ~1 KB records, two state updates
+// each), the enqueue-to-durable latency a decision pays, and recovery time after N records.
 //
 //   build/<dir>/bench/journal_bench                                  # defaults (200k recovery)
 //   build/<dir>/bench/journal_bench --recovery_records=10000000 --benchmark_filter=Recovery

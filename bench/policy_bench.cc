@@ -1,5 +1,5 @@
-// Policy benchmarks (issue 6): evaluation of a 100-rule compiled policy per transaction, and
-// watchlist screening against 100,000 synthetic names. Figures in docs/PERFORMANCE.md.
+// Policy benchmarks: evaluation of a 100-rule compiled policy per transaction, and watchlist
+// screening against 100,000 synthetic names. Figures in docs/PERFORMANCE.md (Policy).
 #include <benchmark/benchmark.h>
 
 #include <cstdio>

@@ -1,4 +1,5 @@
-// Scheduler benchmarks (issue 7's queue, issue 9's fair sharing):
+// Scheduler benchmarks of the request queue and of fair sharing between tenants, figures in
+// docs/PERFORMANCE.md (Scheduler and load; Tenant fairness):
 //  - BM_QueuePushPop: RequestQueue push + batch pop per item, one tenant (the path every
 //    single-tenant deployment takes) and several tenants of different weights;
 //  - BM_SchedulerRoundTrip: Submit -> worker runs an empty task, one tenant;

@@ -1,4 +1,4 @@
-// Per-tenant resolution on the decision path (issue 9): what finding a tenant's policy, models
+// Per-tenant resolution on the decision path: what finding a tenant's policy, models
 // and metric series costs per decision, against the single atomic snapshot load that was there
 // before. Figures in docs/PERFORMANCE.md ("Per-tenant resolution").
 #include <benchmark/benchmark.h>

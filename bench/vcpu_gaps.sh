@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Pauses of the whole VM (issue 7, docs/PERFORMANCE.md session 9): samples every vCPU with
-# `perf record -a` for SECONDS and reports, per CPU, the gaps between consecutive samples
+# Pauses of the whole VM (docs/perf-log/2026-12-04-load-session-09.md): samples every vCPU
+# with `perf record -a` for SECONDS and reports, per CPU, the gaps between consecutive samples
 # longer than 2.5 ms. A busy vCPU is sampled every 0.5 ms (1,999 Hz); an idle one is not
 # sampled at all (its tick stops), so read the figure only while every vCPU is busy: there, a
 # gap on every CPU at once means the VM itself was not running. Run it beside that load.

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Issue 7 load scenarios on this machine: the engine pinned to one core, verdict-load to the
-# other. The engine goes on the core that takes the disk's interrupts (ENGINE_CPU, default 1:
-# on this VM virtio1-req.0 is delivered to CPU 1, see /proc/interrupts): with the load
-# generator there instead, the engine's fsync completions wait behind it, and the standard
-# class p99 at 2,000/s was 10.0 ms rather than 2.1 ms (docs/PERFORMANCE.md).
+# Load scenarios, figures in docs/PERFORMANCE.md (Scheduler and load): the engine pinned to one
+# core, verdict-load to the other. The engine goes on the core that takes the disk's interrupts
+# (ENGINE_CPU, default 1; see /proc/interrupts for the CPU the disk's queue, e.g. virtio1-req.0,
+# is delivered to): with the load generator there instead, the engine's fsync completions wait
+# behind it, and the standard class p99 at 2,000/s was about 10 ms rather than 2.1 ms
+# (docs/perf-log/2026-12-03-load-full-pipeline.md).
 #   1. the knee of the full pipeline (durable journal): highest rate with standard p99 <= 2 ms;
 #   2. nginx (one worker, fixed 300-byte JSON reply) through the same generator, same ramp;
 #   3. overload: bulk at 3x the knee plus realtime at 10% of it, priority scheduler vs FIFO, and
@@ -13,9 +14,9 @@
 # Needs nginx-light (scripts/setup) and taskset.
 # Environment: RAMP (the rates), STEP_S (seconds per step), REPEATS (engine ramps, default 1),
 # KNEE (scale the overloads from this rate instead of the ramps' median knee, e.g. to repeat an
-# earlier session's overload, or when no ramp met the bar). Leave LOAD_BUSY_POLL unset for the
-# durable engine: a spinning generator makes this VM's syncs slow every 100 ms (PERFORMANCE.md,
-# issue 7, session 19).
+# earlier run's overload, or when no ramp met the bar). Leave LOAD_BUSY_POLL unset for the
+# durable engine: a spinning generator slows the guest's syncs every 100 ms on a quota'd VM
+# (docs/perf-log/2026-12-06-load-session-19.md).
 set -euo pipefail
 ENGINE_CPU=${ENGINE_CPU:-1}
 LOAD_CPU=${LOAD_CPU:-0}

@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
-# Issue 9's noisy-tenant benchmark: two tenants of equal weight, durable journal, the engine
-# pinned to ENGINE_CPU (default 1, the core that takes the disk's interrupts on this VM; see
-# bench/load/knee.sh), verdict-load to LOAD_CPU (default 0).
+# The noisy-tenant benchmark, figures in docs/PERFORMANCE.md (Tenant fairness): two tenants of
+# equal weight, durable journal, the engine pinned to ENGINE_CPU (default 1, meant to be the
+# core that takes the disk's interrupts; see /proc/interrupts and bench/load/knee.sh),
+# verdict-load to LOAD_CPU (default 0).
 #   1. quiet:  tenant B alone, offering its share (half of CAPACITY);
 #   2. flood:  the same B, while tenant A floods at 5x its share;
 #   3. limited: the flood again, each tenant rate-limited at its share ([tenants.*] rate);
 #   4. fifo:   the flood again with [sched] fifo = true (no priorities, no fair sharing), to
 #              show what the fair queueing buys.
 # Target: B's p99 in (2) at most 1.5x its p99 in (1).
-# Each tenant authenticates with its own API key (`verdict keys create`, issue 9).
+# Each tenant authenticates with its own API key (`verdict keys create`).
 # Usage: CAPACITY=4000 bench/load/noisy_tenant.sh [build/release/bin]
-#   CAPACITY: requests/s the engine serves at its knee on this machine (bench/load/knee.sh);
+#   CAPACITY: requests/s the engine serves at its knee on the machine at hand (bench/load/knee.sh);
 #   DURATION: seconds per run (default 10). JSON results go to $OUT (default /tmp/verdict-noisy).
 #   REPEAT: rounds of the four runs (default 1); more than one also prints the medians.
 #   TIMELINE=1: each run's answers also in $OUT/RUN.ROUND.timeline.csv (bench/load/stalls.py --tenant).
@@ -60,7 +61,8 @@ KEY_A=$(key_for a)
 KEY_B=$(key_for b)
 
 # REPEAT rounds of the four runs, in turn, so that each comparison is between neighbours in
-# time (a single 10 s run's p99 moves 2-4x between identical runs on this VM).
+# time (on a shared, noisy VM a single 10 s run's p99 can move 2-4x between identical runs;
+# docs/perf-log/2026-12-02-to-12-04-tenants.md).
 for round in $(seq "${REPEAT:-1}"); do
   start_engine ""
   load "quiet.$round" --tenant "b:$SHARE:$KEY_B" > "$OUT/quiet.$round.json"

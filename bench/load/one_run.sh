@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # One open-loop run against the shipped configuration (as bench/load/knee.sh starts it), for the
-# by-hand figures in docs/PERFORMANCE.md (issue 7): latency by class, and the engine's CPU per
-# answered request (utime + stime of the process over the run, from /proc/PID/stat), and its
-# minor page faults per second over the run (the same file).
+# by-hand figures in docs/PERFORMANCE.md (Scheduler and load): latency by class, and the
+# engine's CPU per answered request (utime + stime of the process over the run, from
+# /proc/PID/stat), and its minor page faults per second over the run (the same file).
 # Usage (from the repository root): bench/load/one_run.sh RATE SECONDS [build/release/bin]
 # Environment: ENGINE_CPU (default 1), LOAD_CPU (0), CONNECTIONS (64), MAX_CONNECTIONS (0:
 #   verdict-load --max-connections, the pools may grow to it), MIX (standard=1),

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# What one request costs the engine, per thread (issue 7, docs/PERFORMANCE.md session 11): runs
-# bench/load/one_run.sh at RATE for 7 s and, over 4 s in its middle, reads /proc for each engine
-# thread's voluntary and involuntary context switches and the process's user and system CPU,
-# and prints them per request offered (the run's own summary follows).
+# What one request costs the engine, per thread (docs/perf-log/2026-12-04-load-session-11.md):
+# runs bench/load/one_run.sh at RATE for 7 s and, over 4 s in its middle, reads /proc for each
+# engine thread's voluntary and involuntary context switches and the process's user and system
+# CPU, and prints them per request offered (the run's own summary follows).
 # Usage (from the repository root): bench/load/per_request.sh RATE [build/release/bin]
 # Environment: as one_run.sh (DURABILITY, ENGINE_WRAP, ...).
 set -euo pipefail

@@ -9,7 +9,7 @@
 # which the same id with another body would make a 409 conflict) are synced before any engine
 # starts: left dirty, their 70 MB each would be written back by the kernel 30 s later
 # (vm.dirty_expire_centisecs), in the middle of whatever run is then measured
-# (docs/PERFORMANCE.md, session 15).
+# (docs/perf-log/2026-12-05-load-session-15.md).
 make_sim_input() {
   "$BIN/verdict" sim --accounts 20000 --days 40 --out "$work/sim.csv" > /dev/null 2>&1
   /usr/bin/python3 bench/load/sim_to_requests.py "$work/sim.csv" "$work/sim.jsonl"

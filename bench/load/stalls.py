@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
-"""When the slow answers of a run happened (issue 7): reads verdict-load's --timeline CSV
+"""When the slow answers of a run happened: reads verdict-load's --timeline CSV
 (bench/load/one_run.sh with TIMELINE=1) and groups answers slower than a threshold into
 episodes, slow answers whose intended send times lie within 2 ms of each other.
 
     bench/load/stalls.py /tmp/verdict-one-run/timeline.csv [THRESHOLD_US=5000] [--class C]
 
-A few long episodes at a fixed period are stalls of the whole machine (see PERFORMANCE.md:
-the VM is paused every 100 ms once it runs over its CPU quota); many short ones spread out
-are queueing."""
+A few long episodes at a fixed period are stalls of the whole machine (a VM whose host
+enforces a CPU quota per 100 ms period is paused once it runs over it, at the same phase of
+each period; docs/perf-log/2026-12-04-load-session-09.md); many short ones spread out are
+queueing."""
 import argparse
 import csv
 
