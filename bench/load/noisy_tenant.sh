@@ -27,7 +27,7 @@ FLOOD=$((5 * SHARE))
 mkdir -p "$OUT"
 if ! "$BIN/verdict" keys create --help > /dev/null 2>&1; then
   echo "noisy_tenant.sh: '$BIN/verdict keys create' is not there: this benchmark needs API keys" \
-       "(issue 9) so that the engine can tell the two tenants apart" >&2
+       "so that the engine can tell the two tenants apart" >&2
   exit 2
 fi
 work=$(mktemp -d)
