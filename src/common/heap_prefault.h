@@ -2,7 +2,7 @@
 // the memory the journal's memtables and the request path later take from the heap is already
 // mapped. A page's first touch is a fault that can cost several µs on a virtual machine; under
 // overload those faults take a visible share of the engine's CPU, which prefaulting removes
-// (see docs/PERFORMANCE.md (heap prefault)).
+// (see docs/perf-log/2026-12-04-load-session-09.md).
 // With tcmalloc (release builds) freed memory is then never handed back to the kernel; with
 // another allocator (sanitizer builds) the touch still happens and nothing else changes.
 // Call once, before the threads that allocate start. Not thread-safe.

@@ -160,7 +160,7 @@ Status RocksJournalBackend::WriteGroup(rocksdb::WriteBatch& batch, uint64_t firs
     // The other half holds the pass before this one, which it is about to overwrite: the store
     // must hold those groups durably first. Their sync began when this pass did and has
     // normally long ended; made here, on the committing thread, it would hold up every commit
-    // behind it (docs/PERFORMANCE.md, the commit log under overload).
+    // behind it (docs/PERFORMANCE.md, Journal: the WAL syncs at the overload).
     if (wal_sync_->Running() && wal_sync_waits_total_) wal_sync_waits_total_->Increment();
     VERDICT_RETURN_IF_ERROR(wal_sync_->Wait());
     VERDICT_RETURN_IF_ERROR(commit_log_->SwitchHalf());

@@ -64,7 +64,7 @@ struct LoadOptions {
   // Spin on the event loop instead of sleeping in epoll_wait between sends and answers. On a
   // VM, a vCPU that halts while idle takes up to milliseconds to be woken, and an open-loop
   // generator would count its own late wake-ups as the server's latency (see
-  // docs/PERFORMANCE.md (load generator busy polling)). Costs the generator's whole core.
+  // docs/perf-log/2026-12-05-load-session-17.md). Costs the generator's whole core.
   bool busy_poll = false;
   // A 429 with `Retry-After: SECONDS` is not the request's answer: its connection sends nothing
   // for that long and then sends the request again (its latency still runs from the intended
