@@ -40,18 +40,10 @@ class PostgresTestServer {
     if (Run({bin + "initdb", "-D", data, "-U", "postgres", "-A", "trust", "--no-sync"}) != 0) {
       return;
     }
-    port_ = FreeLoopbackPort();
-    pid_ = Spawn({bin + "postgres", "-D", data, "-p", std::to_string(port_), "-h", "127.0.0.1",
-                  "-k", dir_.string(), "-c", "fsync=off", "-c", "max_connections=50"});
-    url_ =
-        "postgresql://postgres@127.0.0.1:" + std::to_string(port_) + "/postgres?connect_timeout=2";
-    for (int i = 0; i < 150 && pid_ > 0 && ::waitpid(pid_, nullptr, WNOHANG) == 0; ++i) {
-      if (PgConnection::Connect(url_).ok()) {
-        ready_ = true;
-        break;
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
+    // A port found free may be taken by another test's server first: this one then exits, and
+    // the probe could reach the other. The probe checks the data directory, and a failed start
+    // is tried again on another port.
+    for (int attempt = 0; attempt < 3 && !ready_; ++attempt) ready_ = Start(bin, data);
   }
   ~PostgresTestServer() {
     if (pid_ > 0) {
@@ -68,6 +60,27 @@ class PostgresTestServer {
   const std::string& url() const { return url_; }
 
  private:
+  bool Start(const std::string& bin, const std::string& data) {
+    if (pid_ > 0) {
+      ::kill(pid_, SIGQUIT);
+      ::waitpid(pid_, nullptr, 0);
+      pid_ = -1;
+    }
+    port_ = FreeLoopbackPort();
+    pid_ = Spawn({bin + "postgres", "-D", data, "-p", std::to_string(port_), "-h", "127.0.0.1",
+                  "-k", dir_.string(), "-c", "fsync=off", "-c", "max_connections=50"});
+    url_ =
+        "postgresql://postgres@127.0.0.1:" + std::to_string(port_) + "/postgres?connect_timeout=2";
+    for (int i = 0; i < 150 && pid_ > 0 && ::waitpid(pid_, nullptr, WNOHANG) == 0; ++i) {
+      if (auto db = PgConnection::Connect(url_); db.ok()) {
+        auto shown = (*db)->Exec("SHOW data_directory");
+        return shown.ok() && shown->size() == 1 && shown->Get(0, 0) == data;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    return false;
+  }
+
   pid_t Spawn(const std::vector<std::string>& args) {
     const std::string log = (dir_ / "postgres.log").string();
     const pid_t pid = ::fork();
