@@ -127,6 +127,10 @@ std::string_view Router::Dispatch(HttpRequest&& request, Responder respond) cons
     route.handler(std::move(request), std::move(respond));
     return route.pattern;
   }
+  if (fallback_) {
+    fallback_(std::move(request), std::move(respond));
+    return kFallbackLabel;
+  }
   if (path_match != nullptr) {
     HttpResponse response = ErrorResponse(
         kHttpMethodNotAllowed,

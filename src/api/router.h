@@ -6,6 +6,7 @@
 
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "api/auth_context.h"
@@ -25,6 +26,9 @@ struct RouteOptions {
 
 class Router {
  public:
+  // Dispatch's metrics label for a request the fallback took.
+  static constexpr std::string_view kFallbackLabel = "fallback";
+
   // Every non-public route is authenticated with `authenticator` (not owned; must outlive the
   // router) before its handler runs: 401 with WWW-Authenticate when the credential is missing
   // or bad, 403 when the caller lacks the route's role. Without one, non-public routes get 401.
@@ -36,10 +40,15 @@ class Router {
   std::vector<std::string> Routes() const;
 
   void Add(std::string method, std::string pattern, HttpHandler handler, RouteOptions options = {});
+  // A request that no route takes (no route for its path, or none for its method there) goes
+  // to `fallback` as it came, instead of the 404 or 405: a cluster node that does not own the
+  // journal hands such requests to the owner, which authenticates them itself, so this router
+  // checks no credential and no content type for them. Set before serving, like the routes.
+  void SetFallback(HttpHandler fallback) { fallback_ = std::move(fallback); }
 
-  // Runs the matching handler, or responds 404 (no such path), 405 (path exists, method
-  // does not; with an Allow header) or 415 itself. Returns the matched pattern for metrics
-  // labels, or "unmatched".
+  // Runs the matching handler, or the fallback, or responds 404 (no such path), 405 (path
+  // exists, method does not; with an Allow header) or 415 itself. Returns the matched pattern
+  // for metrics labels, kFallbackLabel, or "unmatched".
   std::string_view Dispatch(HttpRequest&& request, Responder respond) const;
 
  private:
@@ -59,6 +68,7 @@ class Router {
 
   std::vector<Route> routes_;
   const Authenticator* authenticator_ = nullptr;
+  HttpHandler fallback_;  // empty: unmatched requests get 404 or 405
 };
 
 // Splits "/a/b/c" into {"a","b","c"}; a trailing slash yields a final empty segment.

@@ -74,6 +74,49 @@ TEST_F(RouterTest, WrongContentTypeIs415) {
   EXPECT_EQ(Dispatch(router_, "POST", "/v1/decisions", "", "").body, "decide");
 }
 
+// Requests no route takes reach the fallback whole and unauthenticated (the node it hands them
+// to checks the credential); routes keep their own answers, a role's 401 included.
+TEST_F(RouterTest, RequestsNoRouteTakesGoToTheFallback) {
+  std::vector<HttpRequest> seen;
+  router_.SetFallback([&seen](HttpRequest&& request, Responder respond) {
+    seen.push_back(std::move(request));
+    HttpResponse r;
+    r.status = 299;
+    respond(std::move(r));
+  });
+  router_.Add(
+      "GET", "/v1/cases/{case_id}", [](HttpRequest&&, Responder) {},
+      RouteOptions{{}, Role::kScorer});
+
+  HttpRequest request;
+  request.method = "PATCH";
+  request.path = "/v1/elsewhere/x";
+  request.query = "a=1&b=2";
+  request.body = "payload";
+  request.headers.emplace_back("authorization", "Bearer k");
+  HttpResponse out;
+  EXPECT_EQ(router_.Dispatch(std::move(request), [&out](HttpResponse r) { out = std::move(r); }),
+            Router::kFallbackLabel);
+  EXPECT_EQ(out.status, 299);
+  // A path some route has, with a method none has there, would have been a 405.
+  EXPECT_EQ(Dispatch(router_, "DELETE", "/v1/decisions").status, 299);
+
+  ASSERT_EQ(seen.size(), 2u);
+  EXPECT_EQ(seen[0].method, "PATCH");
+  EXPECT_EQ(seen[0].path, "/v1/elsewhere/x");
+  EXPECT_EQ(seen[0].query, "a=1&b=2");
+  EXPECT_EQ(seen[0].body, "payload");
+  EXPECT_EQ(seen[0].Header("authorization"), "Bearer k");
+  EXPECT_TRUE(seen[0].auth.tenant.empty());
+  EXPECT_TRUE(seen[0].path_params.empty());
+  EXPECT_EQ(seen[1].method, "DELETE");
+
+  EXPECT_EQ(Dispatch(router_, "POST", "/v1/decisions", "{}", "application/json").body, "decide");
+  EXPECT_EQ(Dispatch(router_, "POST", "/v1/decisions", "{}", "text/plain").status, 415);
+  EXPECT_EQ(Dispatch(router_, "GET", "/v1/cases/c1").status, 401);
+  EXPECT_EQ(seen.size(), 2u);
+}
+
 TEST(RouterRoutesTest, ListsEveryRouteWithItsRoles) {
   Router router;
   auto noop = [](HttpRequest&&, Responder) {};

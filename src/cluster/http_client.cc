@@ -1,10 +1,13 @@
 #include "cluster/http_client.h"
 
+#include <poll.h>
+
 #include <boost/asio/connect.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <cctype>
 #include <string>
 
 namespace verdict::cluster {
@@ -37,6 +40,13 @@ Result<HttpEndpoint> ParseHttpEndpoint(std::string_view url) {
   return HttpEndpoint{std::string(host), std::string(port)};
 }
 
+std::string_view HttpAnswer::Header(std::string_view lower_name) const {
+  for (const auto& [name, value] : headers) {
+    if (name == lower_name) return value;
+  }
+  return {};
+}
+
 struct HttpClient::Connection {
   asio::io_context io;
   beast::tcp_stream stream{io};
@@ -51,7 +61,7 @@ HttpClient::~HttpClient() = default;
 namespace {
 
 // Runs one asynchronous step to completion on the connection's own io_context. Beast's stream
-// timeouts (expires_after) apply only to asynchronous operations, so every step is one.
+// timeouts (expires_at) apply only to asynchronous operations, so every step is one.
 template <typename Start>
 beast::error_code RunStep(asio::io_context& io, Start&& start) {
   beast::error_code result = asio::error::would_block;
@@ -61,56 +71,115 @@ beast::error_code RunStep(asio::io_context& io, Start&& start) {
   return result;
 }
 
+std::string ToLower(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+// Headers that frame the message on this connection; the client writes its own.
+bool IsFramingHeader(std::string_view lower_name) {
+  return lower_name == "host" || lower_name == "content-length" ||
+         lower_name == "transfer-encoding" || lower_name == "connection";
+}
+
+// An idle kept-alive connection has nothing to read. Something to read (the end of the stream,
+// an error, bytes nobody asked for) means the server closed it or broke it: using it would fail.
+bool ClosedByServer(beast::tcp_stream& stream) {
+  pollfd fd{};
+  fd.fd = stream.socket().native_handle();
+  fd.events = POLLIN;
+  return ::poll(&fd, 1, 0) != 0;
+}
+
 }  // namespace
 
 Result<HttpAnswer> HttpClient::PostJson(std::string_view path, std::string_view body) {
-  // A kept-alive connection the server has closed in the meantime fails on first use: one
-  // retry on a new connection covers that. (A resent request may then run twice: the callers'
-  // writes are compare-then-put transactions, which a second run leaves unchanged.)
-  for (int attempt = 0; attempt < 2; ++attempt) {
-    const bool reused = connection_ != nullptr;
-    Result<HttpAnswer> answer = Exchange(path, body);
-    if (answer.ok() || !reused) return answer;
-  }
-  return Unavailable("http://" + endpoint_.host + ":" + endpoint_.port + " unreachable");
+  HttpCall call;
+  call.method = "POST";
+  call.target = std::string(path);
+  call.headers.emplace_back("content-type", "application/json");
+  call.body = std::string(body);
+  call.may_resend = true;
+  return Call(call);
 }
 
-Result<HttpAnswer> HttpClient::Exchange(std::string_view path, std::string_view body) {
-  const auto fail = [&](std::string_view step, const beast::error_code& ec) {
-    connection_.reset();
-    return Unavailable("http://" + endpoint_.host + ":" + endpoint_.port + std::string(path) +
-                       ": " + std::string(step) + ": " + ec.message());
-  };
-  if (!connection_) {
-    auto connection = std::make_unique<Connection>();
-    asio::ip::tcp::resolver resolver(connection->io);
-    beast::error_code ec;
-    const auto addresses = resolver.resolve(endpoint_.host, endpoint_.port, ec);
-    if (ec) return fail("resolve", ec);
-    connection->stream.expires_after(timeout_);
-    ec = RunStep(connection->io,
-                 [&](auto done) { connection->stream.async_connect(addresses, std::move(done)); });
-    if (ec) return fail("connect", ec);
-    connection_ = std::move(connection);
+Result<HttpAnswer> HttpClient::Call(const HttpCall& call) {
+  const auto deadline =
+      std::chrono::steady_clock::now() + (call.timeout.count() > 0 ? call.timeout : timeout_);
+  // The server may close a kept-alive connection between the check in Connect and the send: the
+  // exchange then fails on the reused connection, and a second attempt on a new one covers that.
+  for (int attempt = 0;; ++attempt) {
+    bool reused = false;
+    const Status connected = Connect(deadline, &reused);
+    if (!connected.ok()) return connected;
+    Sent sent = Sent::kNothing;
+    Result<HttpAnswer> answer = Exchange(call, deadline, &sent);
+    if (answer.ok() || !reused || attempt > 0) return answer;
+    if (sent == Sent::kAll && !call.may_resend) return answer;
   }
-  http::request<http::string_body> request{http::verb::post, std::string(path), 11};
-  request.set(http::field::host, endpoint_.host);
-  request.set(http::field::content_type, "application/json");
+}
+
+Status HttpClient::Fail(std::string_view target, std::string_view step, const std::string& error) {
+  connection_.reset();
+  return Unavailable("http://" + endpoint_.host + ":" + endpoint_.port +
+                     std::string(target.substr(0, 200)) + ": " + std::string(step) + ": " + error);
+}
+
+Status HttpClient::Connect(std::chrono::steady_clock::time_point deadline, bool* reused) {
+  if (connection_ && ClosedByServer(connection_->stream)) connection_.reset();
+  *reused = connection_ != nullptr;
+  if (connection_) return Status();
+  auto connection = std::make_unique<Connection>();
+  asio::ip::tcp::resolver resolver(connection->io);
+  beast::error_code ec;
+  const auto addresses = resolver.resolve(endpoint_.host, endpoint_.port, ec);
+  if (ec) return Fail("", "resolve", ec.message());
+  connection->stream.expires_at(deadline);
+  ec = RunStep(connection->io,
+               [&](auto done) { connection->stream.async_connect(addresses, std::move(done)); });
+  if (ec) return Fail("", "connect", ec.message());
+  connection_ = std::move(connection);
+  return Status();
+}
+
+Result<HttpAnswer> HttpClient::Exchange(const HttpCall& call,
+                                        std::chrono::steady_clock::time_point deadline,
+                                        Sent* sent) {
+  http::request<http::string_body> request;
+  request.method_string(call.method);
+  request.target(call.target);
+  request.version(11);
+  for (const auto& [name, value] : call.headers) {
+    if (!IsFramingHeader(ToLower(name))) request.insert(name, value);
+  }
+  const bool v6 = endpoint_.host.find(':') != std::string::npos;
+  request.set(http::field::host,
+              (v6 ? "[" + endpoint_.host + "]" : endpoint_.host) + ":" + endpoint_.port);
   request.keep_alive(true);
-  request.body() = std::string(body);
+  request.body() = call.body;
   request.prepare_payload();
+
   Connection& c = *connection_;
-  c.stream.expires_after(timeout_);
+  c.stream.expires_at(deadline);
   beast::error_code ec =
       RunStep(c.io, [&](auto done) { http::async_write(c.stream, request, std::move(done)); });
-  if (ec) return fail("send", ec);
+  if (ec) return Fail(call.target, "send", ec.message());
+  *sent = Sent::kAll;
   http::response_parser<http::string_body> parser;
   parser.body_limit(64u << 20);
+  // The answer to HEAD announces a body it does not carry.
+  if (call.method == "HEAD") parser.skip(true);
   ec = RunStep(c.io,
                [&](auto done) { http::async_read(c.stream, c.buffer, parser, std::move(done)); });
-  if (ec) return fail("answer", ec);
+  if (ec) return Fail(call.target, "answer", ec.message());
   auto response = parser.release();
-  HttpAnswer answer{static_cast<int>(response.result_int()), std::move(response.body())};
+  HttpAnswer answer;
+  answer.status = static_cast<int>(response.result_int());
+  for (const auto& field : response) {
+    answer.headers.emplace_back(ToLower(field.name_string()), std::string(field.value()));
+  }
+  answer.body = std::move(response.body());
   if (!response.keep_alive()) connection_.reset();
   return answer;
 }
