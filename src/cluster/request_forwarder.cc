@@ -224,12 +224,14 @@ void RequestForwarder::Stop() {
     left.swap(queue_);
   }
   ready_.SignalAll();
-  for (std::thread& worker : workers_) worker.join();
-  workers_.clear();
+  // The queued requests are answered before the workers' exchanges in flight end (each within
+  // its deadline), so that their clients can go elsewhere at once.
   for (Item& item : left) {
     counters_.stopped->Increment();
     item.respond(ForwardingRefusal(Unavailable("this node is stopping")));
   }
+  for (std::thread& worker : workers_) worker.join();
+  workers_.clear();
 }
 
 }  // namespace verdict::cluster
