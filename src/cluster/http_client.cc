@@ -180,7 +180,9 @@ Result<HttpAnswer> HttpClient::Exchange(const HttpCall& call,
     answer.headers.emplace_back(ToLower(field.name_string()), std::string(field.value()));
   }
   answer.body = std::move(response.body());
-  if (!response.keep_alive()) connection_.reset();
+  // Bytes after the answer were asked for by nobody (e.g. a body sent after all with the
+  // answer to HEAD): the next answer could not be told from them.
+  if (!response.keep_alive() || c.buffer.size() != 0) connection_.reset();
   return answer;
 }
 

@@ -110,6 +110,27 @@ TEST_F(HttpClientTest, OpensANewConnectionWhenTheServerClosedTheKeptOne) {
   }
 }
 
+// The answer to HEAD carries no body, whatever its Content-Length says; bytes a server sends
+// after it anyway do not become the next call's answer.
+TEST_F(HttpClientTest, AnAnswerToHeadHasNoBodyAndTheNextCallGetsItsOwnAnswer) {
+  HttpClient client(Endpoint(), milliseconds(10'000));
+  HttpCall head;
+  head.method = "HEAD";
+  head.target = "/v1/thing";
+  auto answer = client.Call(head);
+  ASSERT_TRUE(answer.ok()) << answer.status().ToString();
+  EXPECT_EQ(answer->status, 405);  // no route for HEAD
+  EXPECT_EQ(answer->body, "");
+  HttpCall post;
+  post.method = "POST";
+  post.target = "/v1/thing";
+  post.body = "after head";
+  auto next = client.Call(post);
+  ASSERT_TRUE(next.ok()) << next.status().ToString();
+  EXPECT_EQ(next->status, 200);
+  EXPECT_TRUE(next->body.ends_with("\n\nafter head")) << next->body;
+}
+
 TEST(HttpClientDownTest, AServerThatIsDownIsUnavailable) {
   HttpClient client(HttpEndpoint{"127.0.0.1", std::to_string(FreeLoopbackPort())},
                     milliseconds(2'000));
