@@ -42,6 +42,36 @@ TEST_F(ClusterNodeTest, TwoNodesSplitThePartitions) {
   }
 }
 
+TEST_F(ClusterNodeTest, StandbyForwardsToTheSingleOwnerAndTakesOverWhenItDies) {
+  ClusterNodeOptions options{"a", "http://127.0.0.1:1", 3, kParts, Placement::kSingleOwner};
+  auto a = ClusterNode::Join(store_, clock_, options);
+  options.node_id = "b";
+  options.url = "http://127.0.0.1:2";
+  auto b = ClusterNode::Join(store_, clock_, options);
+  ASSERT_TRUE(a.ok() && b.ok());
+  ASSERT_TRUE((*a)->Tick().ok());
+  ASSERT_TRUE((*b)->Tick().ok());
+  EXPECT_EQ((*a)->Owned().size(), kParts);
+  EXPECT_TRUE((*b)->Owned().empty());
+  EXPECT_EQ((*a)->OwnerUrl(0), std::nullopt);
+  EXPECT_EQ((*b)->OwnerUrl(0), "http://127.0.0.1:1");
+  // a stops renewing; once its lease expires b takes every partition.
+  for (int i = 0; i < 4; ++i) {
+    Advance(1000);
+    ASSERT_TRUE((*b)->Tick().ok());
+  }
+  EXPECT_EQ((*b)->Owned().size(), kParts);
+  EXPECT_EQ((*b)->OwnerUrl(0), std::nullopt);
+  EXPECT_FALSE((*a)->MayServe(0));
+  // a resumes: it joins again as a new member and stands by, forwarding to b.
+  ASSERT_TRUE((*a)->Tick().ok());
+  EXPECT_TRUE((*a)->lease_held());
+  EXPECT_TRUE((*a)->Owned().empty());
+  EXPECT_EQ((*a)->OwnerUrl(0), "http://127.0.0.1:2");
+  ASSERT_TRUE((*b)->Tick().ok());
+  EXPECT_EQ((*b)->Owned().size(), kParts);
+}
+
 TEST_F(ClusterNodeTest, StalledNodeStopsServingBeforeItsPartitionsMove) {
   auto a = Join("a");
   auto b = Join("b");
@@ -68,8 +98,10 @@ TEST_F(ClusterNodeTest, StalledNodeStopsServingBeforeItsPartitionsMove) {
     const auto now = a->Owned();
     EXPECT_GT(now[owned.partition].epoch, owned.epoch);
   }
-  // The stalled node wakes: its lease is gone for good; it must join again.
-  EXPECT_FALSE(b->Tick().ok());
+  // The stalled node wakes: its old lease is gone for good, so it joins again as a new
+  // member; the map it reads gives it none of its old partitions.
+  ASSERT_TRUE(b->Tick().ok());
+  EXPECT_TRUE(b->lease_held());
   EXPECT_FALSE(b->MayServe(b_owned.front().partition));
 }
 

@@ -22,8 +22,9 @@ Result<StoredMap> ReadPartitionMap(CoordinationStore& store, uint32_t partitions
   return StoredMap{std::move(*map), range->kvs.front().mod_revision};
 }
 
-Controller::Controller(CoordinationStore& store, std::string node_id, uint32_t partitions)
-    : store_(store), node_id_(std::move(node_id)), partitions_(partitions) {}
+Controller::Controller(CoordinationStore& store, std::string node_id, uint32_t partitions,
+                       Placement placement)
+    : store_(store), node_id_(std::move(node_id)), partitions_(partitions), placement_(placement) {}
 
 Result<bool> Controller::Elect(int64_t lease) {
   auto current = store_.Range(kControllerKey, /*prefix_match=*/false);
@@ -53,7 +54,9 @@ Result<ControllerRound> Controller::Tick(int64_t lease) {
   for (const KeyValue& kv : nodes->kvs) live.push_back(kv.key.substr(kNodesPrefix.size()));
   uint64_t max_epoch = 0;
   for (const PartitionOwner& owner : round.map) max_epoch = std::max(max_epoch, owner.epoch);
-  PartitionMap next = Rebalance(round.map, std::move(live), max_epoch + 1);
+  PartitionMap next = placement_ == Placement::kSpread
+                          ? Rebalance(round.map, std::move(live), max_epoch + 1)
+                          : SingleOwner(round.map, std::move(live), max_epoch + 1);
   if (next == round.map) return round;
 
   // Still the controller, and the map unchanged since read: else another round decides.

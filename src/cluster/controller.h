@@ -26,7 +26,8 @@ struct ControllerRound {
 
 class Controller {
  public:
-  Controller(CoordinationStore& store, std::string node_id, uint32_t partitions);
+  Controller(CoordinationStore& store, std::string node_id, uint32_t partitions,
+             Placement placement = Placement::kSpread);
 
   // One round, as the node holding `lease`. Errors: etcd unreachable, or a stored map that does
   // not decode (named; nothing is written then).
@@ -39,6 +40,7 @@ class Controller {
   CoordinationStore& store_;
   const std::string node_id_;
   const uint32_t partitions_;
+  const Placement placement_;
 };
 
 // The map as stored, with the revision it was written at (0: none yet, an unassigned map).

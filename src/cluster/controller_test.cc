@@ -143,6 +143,27 @@ TEST_F(ControllerTest, UnusableStoredMapIsNamedAndNotOverwritten) {
   EXPECT_EQ(raw->kvs.front().value, "n0 1\nn0 x\n");
 }
 
+TEST_F(ControllerTest, SingleOwnerPlacementMovesEverythingWhenTheOwnerDies) {
+  auto n0 = Join("n0");
+  auto n1 = Join("n1");
+  Controller c0(store_, "n0", kPartitions, Placement::kSingleOwner);
+  Controller c1(store_, "n1", kPartitions, Placement::kSingleOwner);
+  auto first = c0.Tick(n0->lease_id());
+  ASSERT_TRUE(first.ok()) << first.status().ToString();
+  EXPECT_EQ(Holdings(first->map)["n0"], kPartitions);
+  const uint64_t first_epoch = first->map[0].epoch;
+  // n0 stops renewing: its lease (and the controller key) expire; n1 takes everything.
+  for (int i = 0; i < 3; ++i) {
+    AdvanceSeconds(2);
+    ASSERT_TRUE(n1->Renew().ok());
+  }
+  auto second = c1.Tick(n1->lease_id());
+  ASSERT_TRUE(second.ok()) << second.status().ToString();
+  EXPECT_TRUE(second->is_controller);
+  EXPECT_EQ(Holdings(second->map)["n1"], kPartitions);
+  for (const PartitionOwner& owner : second->map) EXPECT_GT(owner.epoch, first_epoch);
+}
+
 TEST_F(ControllerTest, DuplicateNodeIdIsRefused) {
   auto n0 = Join("n0");
   auto again = NodeLease::Join(store_, clock_, {"n0", "http://127.0.0.1:2", 5});

@@ -66,6 +66,11 @@ Status NodeLease::Renew() {
   return Status::Ok();
 }
 
+Status NodeLease::Revoke() {
+  held_until_nanos_.store(0, std::memory_order_release);
+  return store_.RevokeLease(lease_);
+}
+
 bool NodeLease::Held() const {
   const int64_t until = held_until_nanos_.load(std::memory_order_acquire);
   return until != 0 && clock_.MonotonicNanos() < until;

@@ -35,6 +35,9 @@ class NodeLease {
   // Keeps the lease alive. kUnavailable when etcd cannot be reached, or has expired the lease
   // (then Held() is false for good: the node must Join again, as a new member).
   Status Renew();
+  // Gives the lease up (its key goes with it), so that the partitions can move at once rather
+  // than when it expires. Held() is false afterwards.
+  Status Revoke();
   // Whether the lease is certainly still alive in etcd now.
   bool Held() const;
   int64_t lease_id() const { return lease_; }

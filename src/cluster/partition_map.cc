@@ -61,6 +61,21 @@ PartitionMap Rebalance(const PartitionMap& current, std::vector<std::string> liv
   return next;
 }
 
+PartitionMap SingleOwner(const PartitionMap& current, std::vector<std::string> live_nodes,
+                         uint64_t next_epoch) {
+  if (live_nodes.empty() || current.empty()) return current;
+  std::sort(live_nodes.begin(), live_nodes.end());
+  const std::string& holder = current.front().node;
+  const bool holder_live =
+      !holder.empty() && std::binary_search(live_nodes.begin(), live_nodes.end(), holder);
+  const std::string& owner = holder_live ? holder : live_nodes.front();
+  PartitionMap next = current;
+  for (PartitionOwner& entry : next) {
+    if (entry.node != owner) entry = PartitionOwner{owner, next_epoch};
+  }
+  return next;
+}
+
 size_t CountMoves(const PartitionMap& before, const PartitionMap& after) {
   size_t moves = 0;
   for (size_t p = 0; p < std::min(before.size(), after.size()); ++p) {

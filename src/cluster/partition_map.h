@@ -35,6 +35,23 @@ uint32_t PartitionOf(std::string_view tenant, std::string_view account, uint32_t
 PartitionMap Rebalance(const PartitionMap& current, std::vector<std::string> live_nodes,
                        uint64_t next_epoch);
 
+// How the controller places partitions on live nodes.
+enum class Placement {
+  // Rebalance: partitions spread evenly over the live nodes.
+  kSpread,
+  // SingleOwner: one live node owns every partition and the others stand by (the hot standby
+  // of a two-node cluster). Until a journal chain exists per partition, the cluster journal
+  // is one chain, and this is the placement a node runs.
+  kSingleOwner,
+};
+
+// The map for kSingleOwner: every partition owned by one live node. The owner of partition 0
+// keeps everything while it is live; else the live node with the smallest id takes it all. A
+// partition whose owner changes gets epoch `next_epoch`; with no live node, `current` is
+// returned. The result does not depend on the order of `live_nodes`.
+PartitionMap SingleOwner(const PartitionMap& current, std::vector<std::string> live_nodes,
+                         uint64_t next_epoch);
+
 // The number of partitions whose owner differs between `before` and `after`.
 size_t CountMoves(const PartitionMap& before, const PartitionMap& after);
 

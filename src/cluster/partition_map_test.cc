@@ -56,6 +56,29 @@ TEST(PartitionOfTest, TenantAndAccountDoNotRunTogether) {
   EXPECT_GT(differ, 0);
 }
 
+TEST(SingleOwnerTest, SmallestLiveIdTakesEverythingAndKeepsIt) {
+  const PartitionMap empty(8);
+  const PartitionMap first = SingleOwner(empty, {"n2", "n1"}, 3);
+  for (const PartitionOwner& owner : first) EXPECT_EQ(owner, (PartitionOwner{"n1", 3}));
+  // A node joining with a smaller id does not take over a live owner.
+  EXPECT_EQ(SingleOwner(first, {"n0", "n1", "n2"}, 4), first);
+  // The owner gone: the smallest live id takes every partition at the new epoch.
+  const PartitionMap moved = SingleOwner(first, {"n2", "n0"}, 4);
+  for (const PartitionOwner& owner : moved) EXPECT_EQ(owner, (PartitionOwner{"n0", 4}));
+  EXPECT_EQ(SingleOwner(first, {}, 9), first);
+}
+
+TEST(SingleOwnerTest, SpreadMapIsGatheredOnPartitionZerosLiveOwner) {
+  const PartitionMap spread = Rebalance(PartitionMap(6), {"a", "b"}, 1);
+  const std::string holder = spread[0].node;
+  const PartitionMap gathered = SingleOwner(spread, {"a", "b"}, 2);
+  for (size_t p = 0; p < gathered.size(); ++p) {
+    EXPECT_EQ(gathered[p].node, holder);
+    // Only the partitions that moved get the new epoch.
+    EXPECT_EQ(gathered[p].epoch, spread[p].node == holder ? spread[p].epoch : 2u);
+  }
+}
+
 TEST(RebalanceTest, FirstAssignmentSpreadsEvenly) {
   const PartitionMap empty(64);
   const PartitionMap map = Rebalance(empty, {"n1", "n0", "n2"}, 5);

@@ -115,7 +115,8 @@ Engine::~Engine() {
 }
 
 Result<std::unique_ptr<Engine>> Engine::Create(const EngineOptions& options,
-                                               MetricsRegistry& metrics, const Clock& clock) {
+                                               MetricsRegistry& metrics, const Clock& clock,
+                                               journal::BackendOpener open_journal_backend) {
   std::unique_ptr<Engine> engine(new Engine(options, metrics, clock));
   if (options.policy_path.empty()) {
     VERDICT_ASSIGN_OR_RETURN(auto rules, FixedRules::Create(options.rules, kFeatureNames));
@@ -145,6 +146,7 @@ Result<std::unique_ptr<Engine>> Engine::Create(const EngineOptions& options,
   journal_options.background_idle_us = options.journal.background_idle_ms * 1000;
   journal_options.clock = &clock;
   journal_options.metrics = &metrics;
+  journal_options.open_backend = std::move(open_journal_backend);
   Engine* raw = engine.get();
   journal_options.on_recovered_state = [raw](std::string_view key, std::string_view value) {
     Result<AccountState> state = DecodeAccountState(value);

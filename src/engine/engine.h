@@ -47,8 +47,11 @@ class Engine {
   using DecisionCallback = std::function<void(Result<Decision>)>;
   using BatchCallback = std::function<void(std::vector<Result<Decision>>)>;
 
-  static Result<std::unique_ptr<Engine>> Create(const EngineOptions& options,
-                                                MetricsRegistry& metrics, const Clock& clock);
+  // `open_journal_backend`: where the journal stores (JournalOptions::open_backend); null: the
+  // embedded RocksDB store in the data directory.
+  static Result<std::unique_ptr<Engine>> Create(
+      const EngineOptions& options, MetricsRegistry& metrics, const Clock& clock,
+      journal::BackendOpener open_journal_backend = nullptr);
   ~Engine();
 
   // Queues one transaction in its priority class, for `caller`'s tenant (its rate limit, fair

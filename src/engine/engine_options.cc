@@ -411,6 +411,21 @@ Status ReadRules(TableReader& r, EngineOptions* o) {
   return r.RejectUnknown();
 }
 
+Status ReadCluster(TableReader& r, EngineOptions* o) {
+  ClusterSettings& c = o->cluster;
+  for (auto [key, out] : {std::pair{"node_id", &c.node_id}, std::pair{"etcd", &c.etcd},
+                          std::pair{"postgres", &c.postgres}}) {
+    VERDICT_RETURN_IF_ERROR(r.String(key, out));
+    if (out->empty()) {
+      return InvalidArgument(r.Name(key) + " is required in a [cluster] table", r.Name(key));
+    }
+  }
+  VERDICT_RETURN_IF_ERROR(r.Integer("partitions", &c.partitions, 1, 65'536));
+  VERDICT_RETURN_IF_ERROR(r.Integer("lease_seconds", &c.lease_seconds, 2, 600));
+  VERDICT_RETURN_IF_ERROR(r.String("advertise_url", &c.advertise_url));
+  return r.RejectUnknown();
+}
+
 EngineOptions Defaults() {
   EngineOptions o;
   const CurrencyInfo* usd = FindCurrency("USD");
@@ -493,8 +508,16 @@ Result<EngineOptions> ParseEngineOptions(std::string_view toml_text, std::string
       {"server", ReadServer}, {"engine", ReadEngine},       {"sched", ReadSched},
       {"model", ReadModel},   {"rules", ReadRules},         {"journal", ReadJournal},
       {"policy", ReadPolicy}, {"lifecycle", ReadLifecycle}, {"drift", ReadDrift}};
+  if (const toml::table* cluster = root["cluster"].as_table()) {
+    options.cluster.enabled = true;
+    TableReader reader(cluster, "cluster.");
+    if (Status status = ReadCluster(reader, &options); !status.ok()) {
+      return WithSource(status, source);
+    }
+  }
   for (const auto& [key, node] : root) {
-    bool known = key.str() == "tenants";  // a table of tables, read by ReadTenants
+    // "tenants" is a table of tables, read by ReadTenants; "cluster" is read only when present.
+    bool known = key.str() == "tenants" || key.str() == "cluster";
     for (const Section& s : kSections) known |= key.str() == s.name;
     if (!known) {
       return WithSource(

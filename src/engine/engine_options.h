@@ -51,6 +51,22 @@ struct LifecycleSettings {
   size_t history_limit = 16;  // previous primaries kept for rollback
 };
 
+// [cluster]: run as one node of a cluster (DESIGN §9, docs/cluster.md). Absent: the single
+// node with its embedded journal.
+struct ClusterSettings {
+  bool enabled = false;  // the table is present
+  std::string node_id;   // unique among the cluster's live nodes
+  std::string etcd;      // etcd's client URL, "http://HOST:PORT"
+  // libpq URL of the journal's database; several hosts with target_session_attrs=read-write
+  // find the primary again after a PostgreSQL fail-over.
+  std::string postgres;
+  uint32_t partitions = 64;  // fixed when the cluster is made
+  // The node's etcd lease: a node that stops renewing loses its partitions this long after.
+  int64_t lease_seconds = 5;
+  // Where other nodes forward requests to this one; empty: http://<listen address>:<port>.
+  std::string advertise_url;
+};
+
 struct EngineOptions {
   HttpServerOptions server;
   // [server] realtime_listen: HOST:PORT of a second listener with its own I/O thread, for
@@ -87,6 +103,7 @@ struct EngineOptions {
   LifecycleSettings lifecycle;
   // [drift]: the live drift monitor, on when the model directory has a reference.json.
   monitor::DriftOptions drift;
+  ClusterSettings cluster;
 };
 
 // Parses TOML text. Unknown keys, wrong types and out-of-range values are errors whose field

@@ -43,6 +43,11 @@ enum class Durability {
   kAsync,  // no fsync: acknowledged decisions can be lost on power failure; benchmarks only
 };
 
+struct JournalOptions;
+// Opens the storage a journal writes to (see JournalBackend).
+using BackendOpener =
+    std::function<Result<std::unique_ptr<JournalBackend>>(const JournalOptions& options)>;
+
 struct JournalOptions {
   std::string data_dir;
   Durability durability = Durability::kSync;
@@ -93,6 +98,9 @@ struct JournalOptions {
   // raised to normal once they have run this long (BackgroundPriority), where the process may
   // raise them; else, or at 0, at normal priority throughout.
   int64_t background_idle_us = 0;
+  // Storage other than the embedded RocksDB store in data_dir (the cluster's PostgreSQL);
+  // null: RocksDB. The signing key stays in data_dir either way.
+  BackendOpener open_backend;
   // Test hook: RocksDB's file system (see FaultInjectingFileSystem). Null: the default.
   std::shared_ptr<rocksdb::FileSystem> file_system;
 };
