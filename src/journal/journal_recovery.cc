@@ -1,6 +1,8 @@
 // Journal::Recover: what Journal::Open does before group commit starts.
 #include <spdlog/spdlog.h>
 
+#include <filesystem>
+
 #include "journal/envelope.h"
 #include "journal/group_commit.h"
 #include "journal/hash_chain.h"
@@ -18,10 +20,19 @@ Status Journal::Recover() {
                                  "Time the last start spent recovering from the journal.");
   }
   // The backend is whole once open (a commit log's frames the store lacked are replayed).
-  VERDICT_ASSIGN_OR_RETURN(std::unique_ptr<RocksJournalBackend> rocks,
-                           RocksJournalBackend::Open(options_));
-  commit_log_direct_io_ = rocks->commit_log_direct_io();
-  backend_ = std::move(rocks);
+  if (options_.open_backend) {
+    VERDICT_ASSIGN_OR_RETURN(backend_, options_.open_backend(options_));
+    if (!backend_) return Internal("journal: open_backend gave no backend");
+    // The signer's key file lives there; RocksDB would have created it.
+    std::error_code ec;
+    std::filesystem::create_directories(options_.data_dir, ec);
+    if (ec) return Unavailable("cannot create " + options_.data_dir + ": " + ec.message());
+  } else {
+    VERDICT_ASSIGN_OR_RETURN(std::unique_ptr<RocksJournalBackend> rocks,
+                             RocksJournalBackend::Open(options_));
+    commit_log_direct_io_ = rocks->commit_log_direct_io();
+    backend_ = std::move(rocks);
+  }
   VERDICT_ASSIGN_OR_RETURN(signer_, CheckpointSigner::LoadOrCreate(options_.data_dir));
 
   VERDICT_ASSIGN_OR_RETURN(std::optional<JournalHead> head, backend_->ReadHead());
