@@ -217,17 +217,17 @@ std::unique_ptr<journal::BackendGroup> PgJournalBackend::NewGroup() {
 }
 
 Status PgJournalBackend::CommitGroup(journal::BackendGroup& group, uint64_t first_seq,
-                                     uint64_t /*last_seq*/) {
+                                     uint64_t last_seq) {
   VERDICT_RETURN_IF_ERROR(CheckWritable());
   MutexLock lock(write_mu_);
   VERDICT_ASSIGN_OR_RETURN(PgConnection * db, WriterLocked());
-  Status status = CommitLocked(*db, group, first_seq);
+  Status status = CommitLocked(*db, group, first_seq, last_seq);
   if (!status.ok() && !db->broken()) RollBack(*db);
   return status;
 }
 
 Status PgJournalBackend::CommitLocked(PgConnection& db, journal::BackendGroup& base,
-                                      uint64_t first_seq) {
+                                      uint64_t first_seq, uint64_t last_seq) {
   // Every group comes from NewGroup.
   PgJournalGroup& group = static_cast<PgJournalGroup&>(base);
   VERDICT_RETURN_IF_ERROR(db.Exec("BEGIN").status());
@@ -245,7 +245,8 @@ Status PgJournalBackend::CommitLocked(PgConnection& db, journal::BackendGroup& b
                       " (" + owner_ + ")");
   }
   VERDICT_ASSIGN_OR_RETURN(uint64_t head_seq, ParseSeq(fence.Get(0, 2)));
-  if (first_seq != head_seq + 1) {
+  // A group without records (first_seq > last_seq) holds a checkpoint of what is stored.
+  if (first_seq <= last_seq && first_seq != head_seq + 1) {
     return Internal("chain " + chain_text_ + ": group from record " + std::to_string(first_seq) +
                     " does not continue the head at " + std::to_string(head_seq));
   }

@@ -90,8 +90,8 @@ class PgJournalBackend final : public journal::JournalBackend {
   Result<PgConnection*> ReaderLocked() const REQUIRES(read_mu_);
   Status CreateSchemaAndClaim() EXCLUDES(write_mu_);
   Status Claim(PgConnection& db) REQUIRES(write_mu_);
-  Status CommitLocked(PgConnection& db, journal::BackendGroup& group, uint64_t first_seq)
-      REQUIRES(write_mu_);
+  Status CommitLocked(PgConnection& db, journal::BackendGroup& group, uint64_t first_seq,
+                      uint64_t last_seq) REQUIRES(write_mu_);
   Status CheckWritable() const;
   // One statement on the reader; the rows.
   Result<PgRows> Read(std::string_view sql, const std::vector<std::string>& params) const
