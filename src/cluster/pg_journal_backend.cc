@@ -3,6 +3,7 @@
 #include "cluster/pg_journal_backend.h"
 
 #include <charconv>
+#include <chrono>
 #include <utility>
 
 #include "cluster/pg_journal_group.h"
@@ -52,6 +53,9 @@ CREATE TABLE IF NOT EXISTS verdict_journal_registry (
 
 // Server-side bound on any one statement, the fence row's lock wait included: a stalled
 // PostgreSQL or a stuck lock gives an error, not an endless wait.
+// The client's own bound, above the server's: a server that stops answering altogether (stalled,
+// or a link that drops packets without a reset) ends the call, the connection is replaced.
+constexpr std::chrono::milliseconds kAnswerTimeout(20'000);
 constexpr std::string_view kSessionSettings =
     "SET statement_timeout = '15s'; SET idle_in_transaction_session_timeout = '60s'";
 // The writer stages a group's state writes here, then applies them with one DELETE and one
@@ -110,6 +114,8 @@ PgJournalBackend::PgJournalBackend(std::string url, uint32_t chain, std::string 
 
 PgJournalBackend::~PgJournalBackend() = default;
 
+std::chrono::milliseconds PgJournalBackend::answer_timeout() { return kAnswerTimeout; }
+
 Result<std::unique_ptr<PgJournalBackend>> PgJournalBackend::Open(const std::string& url,
                                                                  uint32_t chain,
                                                                  std::string_view owner,
@@ -140,7 +146,8 @@ Result<std::unique_ptr<PgJournalBackend>> PgJournalBackend::OpenReadOnly(const s
 Result<PgConnection*> PgJournalBackend::WriterLocked() {
   if (writer_ && writer_->broken()) writer_.reset();
   if (!writer_) {
-    VERDICT_ASSIGN_OR_RETURN(std::unique_ptr<PgConnection> db, PgConnection::Connect(url_));
+    VERDICT_ASSIGN_OR_RETURN(std::unique_ptr<PgConnection> db,
+                             PgConnection::Connect(url_, kAnswerTimeout));
     VERDICT_RETURN_IF_ERROR(db->ExecScript(kSessionSettings));
     VERDICT_RETURN_IF_ERROR(db->ExecScript(kWriterSettings));
     writer_ = std::move(db);
@@ -151,7 +158,8 @@ Result<PgConnection*> PgJournalBackend::WriterLocked() {
 Result<PgConnection*> PgJournalBackend::ReaderLocked() const {
   if (reader_ && reader_->broken()) reader_.reset();
   if (!reader_) {
-    VERDICT_ASSIGN_OR_RETURN(std::unique_ptr<PgConnection> db, PgConnection::Connect(url_));
+    VERDICT_ASSIGN_OR_RETURN(std::unique_ptr<PgConnection> db,
+                             PgConnection::Connect(url_, kAnswerTimeout));
     VERDICT_RETURN_IF_ERROR(db->ExecScript(kSessionSettings));
     reader_ = std::move(db);
   }

@@ -10,6 +10,7 @@
 // broken connection is replaced on the next call, through the URL's hosts.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -39,6 +40,8 @@ class PgJournalBackend final : public journal::JournalBackend {
   PgJournalBackend& operator=(const PgJournalBackend&) = delete;
 
   uint32_t chain() const { return chain_; }
+  // How long a call waits for PostgreSQL's answer before it fails with kUnavailable.
+  static std::chrono::milliseconds answer_timeout();
   // Every checkpoint of the chain in tree-size order, as stored (the verifier's input).
   Result<std::vector<std::pair<uint64_t, std::string>>> ListCheckpoints() const EXCLUDES(read_mu_);
 

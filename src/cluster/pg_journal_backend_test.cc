@@ -267,5 +267,20 @@ TEST_F(PgJournalBackendTest, BrokenConnectionIsReplaced) {
   EXPECT_TRUE(j->FindByTransaction("bank-a", "tx-1")->has_value());
 }
 
+TEST_F(PgJournalBackendTest, StatementWithoutAnswerInTimeIsUnavailable) {
+  auto db = PgConnection::Connect(server_.url(), std::chrono::milliseconds(300));
+  ASSERT_TRUE(db.ok()) << db.status().ToString();
+  auto slow = (*db)->Exec("SELECT pg_sleep(10)");
+  EXPECT_EQ(slow.status().code(), StatusCode::kUnavailable) << slow.status().ToString();
+  EXPECT_NE(slow.status().message().find("no answer within"), std::string::npos);
+  EXPECT_TRUE((*db)->broken());
+  // Without a timeout the same connection class waits for the answer.
+  auto patient = PgConnection::Connect(server_.url());
+  ASSERT_TRUE(patient.ok());
+  auto answered = (*patient)->Exec("SELECT pg_sleep(0.5), 42");
+  ASSERT_TRUE(answered.ok()) << answered.status().ToString();
+  EXPECT_EQ(answered->Get(0, 1), "42");
+}
+
 }  // namespace
 }  // namespace verdict::cluster

@@ -169,8 +169,9 @@ class ChainWalk {
 
 // The chains with a journal: a head in the fence row, or records (a head removed by hand).
 Result<std::vector<uint32_t>> ListChains(const std::string& url) {
-  VERDICT_ASSIGN_OR_RETURN(std::unique_ptr<PgConnection> db,
-                           PgConnection::Connect(WithTimeouts(url)));
+  VERDICT_ASSIGN_OR_RETURN(
+      std::unique_ptr<PgConnection> db,
+      PgConnection::Connect(WithTimeouts(url), PgJournalBackend::answer_timeout()));
   VERDICT_ASSIGN_OR_RETURN(
       PgRows rows, db->Exec("SELECT partition FROM verdict_partitions p WHERE journal_head IS NOT "
                             "NULL OR EXISTS (SELECT 1 FROM verdict_journal_entries e "
