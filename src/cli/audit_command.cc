@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "cluster/pg_journal_verifier.h"
 #include "common/json_writer.h"
 #include "common/rfc3339.h"
 #include "engine/journal_replay.h"
@@ -22,6 +23,7 @@ constexpr int kExitError = 2;
 
 struct AuditArgs {
   std::string data_dir;
+  std::string postgres_url;
   std::string kek_file;
   bool json = false;
   std::string public_key_hex;
@@ -61,16 +63,56 @@ std::optional<int64_t> ParseTime(const std::string& text, const char* flag) {
   return *parsed;
 }
 
+std::optional<journal::PublicKey> TrustedKey(const AuditArgs& a) {
+  if (a.public_key_hex.empty()) return std::nullopt;
+  std::optional<journal::PublicKey> key = journal::ParsePublicKeyHex(a.public_key_hex);
+  if (!key) FailAudit(InvalidArgument("--public-key must be 64 hex digits", "public-key"));
+  return key;
+}
+
+// The cluster journal in PostgreSQL: every chain, each on its own.
+void RunVerifyPostgres(const AuditArgs& a) {
+  cluster::PgVerifyOptions options;
+  options.url = a.postgres_url;
+  options.kek_file = a.kek_file;
+  options.trusted_public_key = TrustedKey(a);
+  std::cerr << "verifying the cluster journal in PostgreSQL ...\n";
+  Result<std::vector<cluster::ChainReport>> reports = cluster::VerifyPgJournal(options);
+  if (!reports.ok()) FailAudit(reports.status());
+  if (reports->empty()) FailAudit(NotFound("no journal chain in this database"));
+  bool ok = true;
+  std::string json = "[";
+  for (const cluster::ChainReport& chain : *reports) {
+    const journal::VerifyReport& r = chain.report;
+    ok = ok && r.ok;
+    if (a.json) {
+      if (json.size() > 1) json += ",";
+      json += "{\"chain\":" + std::to_string(chain.chain) +
+              ",\"report\":" + journal::VerifyReportToJson(r) + "}";
+    } else if (r.ok) {
+      std::cout << "chain " << chain.chain << " OK: " << r.records << " records, " << r.checkpoints
+                << " signed checkpoints verified; root " << journal::ToHex(r.root) << "\n";
+    } else {
+      std::cout << "chain " << chain.chain << " FAILED at record " << r.first_bad_seq << ": "
+                << r.problem << "\n"
+                << r.records << " records verified before it\n";
+    }
+  }
+  if (a.json) std::cout << json << "]\n";
+  if (!a.json && options.trusted_public_key == std::nullopt) {
+    std::cerr << "checkpoints were checked against the keys they carry; pass --public-key to "
+                 "require one trusted key\n";
+  }
+  if (!ok) throw CLI::RuntimeError(kExitProblem);
+}
+
 void RunVerify(const AuditArgs& a) {
+  if (!a.postgres_url.empty()) return RunVerifyPostgres(a);
+  if (a.data_dir.empty()) FailAudit(InvalidArgument("give --data-dir or --postgres", "data-dir"));
   journal::VerifyOptions options;
   options.data_dir = a.data_dir;
   options.kek_file = a.kek_file;
-  if (!a.public_key_hex.empty()) {
-    options.trusted_public_key = journal::ParsePublicKeyHex(a.public_key_hex);
-    if (!options.trusted_public_key) {
-      FailAudit(InvalidArgument("--public-key must be 64 hex digits", "public-key"));
-    }
-  }
+  options.trusted_public_key = TrustedKey(a);
   std::cerr << "verifying " << a.data_dir << " ...\n";
   Result<journal::VerifyReport> report = journal::Verify(options);
   if (!report.ok()) FailAudit(report.status());
@@ -155,21 +197,27 @@ void RegisterAuditCommand(CLI::App& app) {
   CLI::App* audit = app.add_subcommand("audit", "Verify, show and export the decision journal");
   audit->require_subcommand(1);
 
-  auto common = [&args](CLI::App* cmd) {
-    cmd->add_option("--data-dir", args->data_dir,
-                    "The engine's data directory, or the journal folder in it")
-        ->required();
+  auto common = [&args](CLI::App* cmd, bool data_dir_required = true) {
+    CLI::Option* data_dir = cmd->add_option(
+        "--data-dir", args->data_dir, "The engine's data directory, or the journal folder in it");
+    if (data_dir_required) data_dir->required();
     cmd->add_option("--kek-file", args->kek_file,
                     "Key-encryption key file, to read encrypted record payloads");
   };
 
   CLI::App* verify = audit->add_subcommand(
       "verify", "Check the hash chain, Merkle roots and checkpoint signatures");
-  common(verify);
+  common(verify, /*data_dir_required=*/false);
+  verify
+      ->add_option("--postgres", args->postgres_url,
+                   "A cluster's PostgreSQL (libpq URL): verify its journal instead of a data dir")
+      ->excludes("--data-dir");
   verify->add_flag("--json", args->json, "Print the report as JSON on stdout");
   verify->add_option("--public-key", args->public_key_hex,
-                     "Trusted Ed25519 public key (hex); default: the data dir's .pub file");
-  verify->callback([args] { RunVerify(WithJournalDir(*args)); });
+                     "Trusted Ed25519 public key (hex); default: the data dir's .pub file, or "
+                     "with --postgres the key each checkpoint carries");
+  verify->callback(
+      [args] { RunVerify(args->postgres_url.empty() ? WithJournalDir(*args) : *args); });
 
   CLI::App* show =
       audit->add_subcommand("show", "Print one decision by decision or transaction id");

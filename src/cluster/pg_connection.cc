@@ -1,7 +1,11 @@
 #include "cluster/pg_connection.h"
 
 #include <libpq-fe.h>
+#include <poll.h>
 
+#include <algorithm>
+#include <cerrno>
+#include <climits>
 #include <cstring>
 #include <utility>
 
@@ -55,7 +59,8 @@ long PgRows::affected() const {
   return *text ? std::strtol(text, nullptr, 10) : 0;
 }
 
-Result<std::unique_ptr<PgConnection>> PgConnection::Connect(const std::string& url) {
+Result<std::unique_ptr<PgConnection>> PgConnection::Connect(const std::string& url,
+                                                            std::chrono::milliseconds timeout) {
   pg_conn* conn = PQconnectdb(url.c_str());
   if (conn == nullptr) return Unavailable("postgres: out of memory connecting");
   if (PQstatus(conn) != CONNECTION_OK) {
@@ -68,15 +73,63 @@ Result<std::unique_ptr<PgConnection>> PgConnection::Connect(const std::string& u
   // them on stderr.
   PQsetNoticeProcessor(
       conn, [](void*, const char*) {}, nullptr);
-  return std::unique_ptr<PgConnection>(new PgConnection(conn));
+  return std::unique_ptr<PgConnection>(new PgConnection(conn, timeout));
 }
 
 PgConnection::~PgConnection() { PQfinish(conn_); }
 
-bool PgConnection::broken() const { return PQstatus(conn_) != CONNECTION_OK; }
+bool PgConnection::broken() const { return timed_out_ || PQstatus(conn_) != CONNECTION_OK; }
+
+bool PgConnection::AwaitAnswer() {
+  using Clock = std::chrono::steady_clock;
+  const Clock::time_point deadline = Clock::now() + timeout_;
+  while (PQisBusy(conn_)) {
+    int wait_ms = -1;
+    if (timeout_.count() > 0) {
+      const auto left =
+          std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+      if (left <= 0) {
+        timed_out_ = true;
+        return false;
+      }
+      wait_ms = static_cast<int>(std::min<int64_t>(left, INT_MAX));
+    }
+    pollfd socket{PQsocket(conn_), POLLIN, 0};
+    const int ready = ::poll(&socket, 1, wait_ms);
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready < 0) return false;
+    if (ready > 0 && PQconsumeInput(conn_) == 0) return false;
+  }
+  return true;
+}
+
+pg_result* PgConnection::TakeResults() {
+  const auto failed = [](pg_result* r) {
+    return PQresultStatus(r) == PGRES_FATAL_ERROR || PQresultStatus(r) == PGRES_BAD_RESPONSE;
+  };
+  pg_result* kept = nullptr;
+  while (AwaitAnswer()) {
+    pg_result* next = PQgetResult(conn_);
+    if (next == nullptr) return kept;
+    if (kept != nullptr && failed(kept)) {  // the first failure is the one to report
+      PQclear(next);
+      continue;
+    }
+    if (kept) PQclear(kept);
+    kept = next;
+    // COPY FROM STDIN waits for its data: no further result comes before it is sent.
+    if (PQresultStatus(kept) == PGRES_COPY_IN) return kept;
+  }
+  if (kept) PQclear(kept);
+  return nullptr;
+}
 
 Status PgConnection::ErrorOf(pg_result* result, std::string_view what) const {
   const char* state = result ? PQresultErrorField(result, PG_DIAG_SQLSTATE) : nullptr;
+  if (timed_out_) {
+    return Unavailable("postgres: " + std::string(what) + ": no answer within " +
+                       std::to_string(timeout_.count()) + " ms");
+  }
   std::string message = result ? PQresultErrorMessage(result) : PQerrorMessage(conn_);
   while (!message.empty() && message.back() == '\n') message.pop_back();
   const StatusCode code =
@@ -89,8 +142,10 @@ Result<PgRows> PgConnection::Exec(std::string_view sql, const std::vector<std::s
   values.reserve(params.size());
   for (const auto& p : params) values.push_back(p.c_str());
   const std::string statement(sql);
-  pg_result* result = PQexecParams(conn_, statement.c_str(), static_cast<int>(params.size()),
-                                   nullptr, values.data(), nullptr, nullptr, 0);
+  pg_result* result = PQsendQueryParams(conn_, statement.c_str(), static_cast<int>(params.size()),
+                                        nullptr, values.data(), nullptr, nullptr, 0) == 1
+                          ? TakeResults()
+                          : nullptr;
   const ExecStatusType status = result ? PQresultStatus(result) : PGRES_FATAL_ERROR;
   if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
     Status error = ErrorOf(result, statement.substr(0, 60));
@@ -102,7 +157,7 @@ Result<PgRows> PgConnection::Exec(std::string_view sql, const std::vector<std::s
 
 Status PgConnection::ExecScript(std::string_view sql) {
   const std::string script(sql);
-  pg_result* result = PQexec(conn_, script.c_str());
+  pg_result* result = PQsendQuery(conn_, script.c_str()) == 1 ? TakeResults() : nullptr;
   if (result == nullptr || PQresultStatus(result) != PGRES_COMMAND_OK) {
     Status error = ErrorOf(result, "script");
     if (result) PQclear(result);
@@ -114,7 +169,7 @@ Status PgConnection::ExecScript(std::string_view sql) {
 
 Status PgConnection::CopyIn(std::string_view copy_sql, std::string_view data) {
   const std::string statement(copy_sql);
-  pg_result* started = PQexec(conn_, statement.c_str());
+  pg_result* started = PQsendQuery(conn_, statement.c_str()) == 1 ? TakeResults() : nullptr;
   if (started == nullptr || PQresultStatus(started) != PGRES_COPY_IN) {
     Status error = ErrorOf(started, "COPY");
     if (started) PQclear(started);
@@ -125,13 +180,11 @@ Status PgConnection::CopyIn(std::string_view copy_sql, std::string_view data) {
       PQputCopyEnd(conn_, nullptr) != 1) {
     return ErrorOf(nullptr, "COPY data");
   }
-  Status outcome = Status::Ok();
-  while (pg_result* result = PQgetResult(conn_)) {
-    if (PQresultStatus(result) != PGRES_COMMAND_OK && outcome.ok()) {
-      outcome = ErrorOf(result, "COPY");
-    }
-    PQclear(result);
-  }
+  pg_result* result = TakeResults();
+  Status outcome = result != nullptr && PQresultStatus(result) == PGRES_COMMAND_OK
+                       ? Status::Ok()
+                       : ErrorOf(result, "COPY");
+  if (result) PQclear(result);
   return outcome;
 }
 

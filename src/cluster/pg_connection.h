@@ -3,10 +3,11 @@
 // connection loss and an unknown commit outcome are kUnavailable (the caller must not assume
 // either outcome), a unique violation kAlreadyExists, a serialization failure or deadlock
 // kUnavailable (nothing written; try again), the rest kInternal. A connection that failed at the
-// transport level reports broken() and is replaced by its owner. Not thread-safe: one connection
-// per thread of work.
+// transport level, or gave no answer within its timeout, reports broken() and is replaced by its
+// owner. Not thread-safe: one connection per thread of work.
 #pragma once
 
+#include <chrono>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -44,7 +45,11 @@ class PgConnection {
  public:
   // `url`: a libpq connection URI; a multi-host one with target_session_attrs=read-write finds
   // the primary after a fail-over.
-  static Result<std::unique_ptr<PgConnection>> Connect(const std::string& url);
+  // `timeout` above zero bounds the wait for each statement's answer on the client's side, so a
+  // server that stopped answering (stalled, or unreachable without a reset) gives kUnavailable
+  // and a broken() connection rather than an endless wait; zero waits as long as it takes.
+  static Result<std::unique_ptr<PgConnection>> Connect(
+      const std::string& url, std::chrono::milliseconds timeout = std::chrono::milliseconds(0));
   ~PgConnection();
   PgConnection(const PgConnection&) = delete;
   PgConnection& operator=(const PgConnection&) = delete;
@@ -60,10 +65,18 @@ class PgConnection {
   bool broken() const;
 
  private:
-  explicit PgConnection(pg_conn* conn) : conn_(conn) {}
+  PgConnection(pg_conn* conn, std::chrono::milliseconds timeout) : conn_(conn), timeout_(timeout) {}
   Status ErrorOf(pg_result* result, std::string_view what) const;
+  // Waits until the answer to what was sent can be read without blocking; false on a transport
+  // failure or when the timeout passed (then the connection is broken()).
+  bool AwaitAnswer();
+  // The statement's results once answered: the first failed one, else the last; null if none
+  // came (see broken()).
+  pg_result* TakeResults();
 
   pg_conn* conn_;
+  const std::chrono::milliseconds timeout_;
+  bool timed_out_ = false;
 };
 
 // bytea in COPY text format (hex, with COPY's own backslash escaped) and back from a query's

@@ -3,9 +3,9 @@
 // commit (group_commit.h) writes queued entries in sequence order, many per group, on its writer
 // thread, its committer thread or, with commit_on_event_loop, the event-loop thread that enqueued
 // them, and the thread that wrote a group runs its callbacks. Storage is behind JournalBackend
-// (journal_backend.h; RocksDB today). Reads, the registry and recovery are in journal_reads.cc,
-// journal_registry.cc and journal_recovery.cc.
-// Thread-safe; owns its group commit (and its threads), backend, signer and cipher.
+// (journal_backend.h; RocksDB unless JournalOptions::open_backend). Reads, the registry and
+// recovery are in journal_reads.cc, journal_registry.cc and journal_recovery.cc. Thread-safe; owns
+// its group commit (and its threads), backend, signer and cipher.
 #pragma once
 
 #include <cstdint>
@@ -98,11 +98,12 @@ struct JournalOptions {
   // raised to normal once they have run this long (BackgroundPriority), where the process may
   // raise them; else, or at 0, at normal priority throughout.
   int64_t background_idle_us = 0;
-  // Storage other than the embedded RocksDB store in data_dir (the cluster's PostgreSQL);
-  // null: RocksDB. The signing key stays in data_dir either way.
-  BackendOpener open_backend;
   // Test hook: RocksDB's file system (see FaultInjectingFileSystem). Null: the default.
   std::shared_ptr<rocksdb::FileSystem> file_system;
+  // Opens the storage the journal writes through, in place of the RocksDB store in data_dir
+  // (e.g. a cluster's PostgreSQL, src/cluster). Null: RocksDB. The checkpoint signer's key
+  // stays in data_dir either way, which is created if missing.
+  BackendOpener open_backend;
 };
 
 struct StateUpdate {

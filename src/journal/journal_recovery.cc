@@ -21,14 +21,12 @@ Status Journal::Recover() {
   }
   // The backend is whole once open (a commit log's frames the store lacked are replayed).
   if (options_.open_backend) {
-    // The backend stores elsewhere; the signing key still lives in data_dir.
+    VERDICT_ASSIGN_OR_RETURN(backend_, options_.open_backend(options_));
+    if (!backend_) return Internal("journal: open_backend gave no backend");
+    // The signer's key file lives there; RocksDB would have created it.
     std::error_code ec;
     std::filesystem::create_directories(options_.data_dir, ec);
-    if (ec) {
-      return Status(StatusCode::kUnavailable,
-                    "cannot create " + options_.data_dir + ": " + ec.message(), "data_dir");
-    }
-    VERDICT_ASSIGN_OR_RETURN(backend_, options_.open_backend(options_));
+    if (ec) return Unavailable("cannot create " + options_.data_dir + ": " + ec.message());
   } else {
     VERDICT_ASSIGN_OR_RETURN(std::unique_ptr<RocksJournalBackend> rocks,
                              RocksJournalBackend::Open(options_));

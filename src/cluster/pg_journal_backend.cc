@@ -1,0 +1,338 @@
+// PgJournalBackend: open, schema, the fence claim and group commit. Reads and the registry are in
+// pg_journal_reads.cc.
+#include "cluster/pg_journal_backend.h"
+
+#include <charconv>
+#include <chrono>
+#include <utility>
+
+#include "cluster/pg_journal_group.h"
+#include "journal/head.h"
+
+namespace verdict::cluster {
+namespace {
+
+// Shared with PgPartitionLog, so that whichever creates the schema first, the other waits.
+constexpr std::string_view kSchemaLock = "SELECT pg_advisory_xact_lock(7426)";
+
+// The fence table is PgPartitionLog's (same definition; the first to start creates it), with one
+// more column: the chain's whole JournalHead (EncodeHead), null until the journal's first group.
+constexpr std::string_view kSchema = R"sql(
+CREATE TABLE IF NOT EXISTS verdict_partitions (
+  partition integer PRIMARY KEY,
+  epoch bigint NOT NULL DEFAULT 0,
+  owner text NOT NULL DEFAULT '',
+  head_seq bigint NOT NULL DEFAULT 0,
+  head_hash bytea NOT NULL DEFAULT ''::bytea
+);
+ALTER TABLE verdict_partitions ADD COLUMN IF NOT EXISTS journal_head bytea;
+CREATE TABLE IF NOT EXISTS verdict_journal_entries (
+  chain integer NOT NULL, seq bigint NOT NULL, entry bytea NOT NULL,
+  PRIMARY KEY (chain, seq));
+CREATE TABLE IF NOT EXISTS verdict_journal_by_decision (
+  chain integer NOT NULL, decision_id bytea NOT NULL, seq bigint NOT NULL,
+  PRIMARY KEY (chain, decision_id));
+CREATE TABLE IF NOT EXISTS verdict_journal_by_transaction (
+  txn_key bytea PRIMARY KEY, chain integer NOT NULL, seq bigint NOT NULL);
+CREATE TABLE IF NOT EXISTS verdict_journal_by_account (
+  chain integer NOT NULL, tenant bytea NOT NULL, account bytea NOT NULL, seq bigint NOT NULL,
+  PRIMARY KEY (chain, tenant, account, seq));
+CREATE TABLE IF NOT EXISTS verdict_journal_checkpoints (
+  chain integer NOT NULL, tree_size bigint NOT NULL, checkpoint bytea NOT NULL,
+  PRIMARY KEY (chain, tree_size));
+CREATE TABLE IF NOT EXISTS verdict_journal_state (
+  chain integer NOT NULL, key bytea NOT NULL, value bytea NOT NULL,
+  PRIMARY KEY (chain, key));
+CREATE TABLE IF NOT EXISTS verdict_journal_data_keys (
+  chain integer NOT NULL, id bigint NOT NULL, wrapped bytea NOT NULL,
+  PRIMARY KEY (chain, id));
+CREATE TABLE IF NOT EXISTS verdict_journal_registry (
+  chain integer NOT NULL, key bytea NOT NULL, value bytea NOT NULL,
+  PRIMARY KEY (chain, key));
+)sql";
+
+// Server-side bound on any one statement, the fence row's lock wait included: a stalled
+// PostgreSQL or a stuck lock gives an error, not an endless wait.
+// The client's own bound, above the server's: a server that stops answering altogether (stalled,
+// or a link that drops packets without a reset) ends the call, the connection is replaced.
+constexpr std::chrono::milliseconds kAnswerTimeout(20'000);
+constexpr std::string_view kSessionSettings =
+    "SET statement_timeout = '15s'; SET idle_in_transaction_session_timeout = '60s'";
+// The writer stages a group's state writes here, then applies them with one DELETE and one
+// INSERT … ON CONFLICT.
+constexpr std::string_view kWriterSettings =
+    "CREATE TEMPORARY TABLE IF NOT EXISTS verdict_state_in "
+    "(key bytea NOT NULL, value bytea NOT NULL, erase boolean NOT NULL) ON COMMIT DELETE ROWS";
+
+Result<uint64_t> ParseSeq(std::string_view text) {
+  uint64_t value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc() || end != text.data() + text.size()) {
+    return Internal("postgres: not a number: " + std::string(text));
+  }
+  return value;
+}
+
+void RollBack(PgConnection& db) { (void)db.Exec("ROLLBACK"); }
+
+bool HasParameter(const std::string& url, std::string_view name) {
+  return url.find(std::string(name) + "=") != std::string::npos;
+}
+
+}  // namespace
+
+std::string WithTimeouts(const std::string& url) {
+  const bool uri = url.starts_with("postgresql://") || url.starts_with("postgres://");
+  std::string out = url;
+  const auto add = [&](std::string_view name, std::string_view value) {
+    if (HasParameter(url, name)) return;
+    if (uri) {
+      out.push_back(out.find('?') == std::string::npos ? '?' : '&');
+    } else if (!out.empty()) {
+      out.push_back(' ');
+    }
+    out.append(name).push_back('=');
+    out.append(value);
+  };
+  add("connect_timeout", "5");
+  // A peer that stops acknowledging (a dead host, a cut link) ends the connection.
+  add("keepalives_idle", "5");
+  add("keepalives_interval", "2");
+  add("keepalives_count", "3");
+  add("tcp_user_timeout", "15000");
+  return out;
+}
+
+PgJournalBackend::PgJournalBackend(std::string url, uint32_t chain, std::string owner,
+                                   uint64_t epoch, bool read_only)
+    : url_(WithTimeouts(url)),
+      chain_(chain),
+      chain_text_(std::to_string(chain)),
+      owner_(std::move(owner)),
+      epoch_(epoch),
+      read_only_(read_only) {}
+
+PgJournalBackend::~PgJournalBackend() = default;
+
+std::chrono::milliseconds PgJournalBackend::answer_timeout() { return kAnswerTimeout; }
+
+Result<std::unique_ptr<PgJournalBackend>> PgJournalBackend::Open(const std::string& url,
+                                                                 uint32_t chain,
+                                                                 std::string_view owner,
+                                                                 uint64_t epoch) {
+  if (owner.empty()) return InvalidArgument("a journal writer needs an owner id", "owner");
+  if (epoch == 0) return InvalidArgument("a journal writer's epoch starts at 1", "epoch");
+  std::unique_ptr<PgJournalBackend> backend(
+      new PgJournalBackend(url, chain, std::string(owner), epoch, /*read_only=*/false));
+  VERDICT_RETURN_IF_ERROR(backend->CreateSchemaAndClaim());
+  return backend;
+}
+
+Result<std::unique_ptr<PgJournalBackend>> PgJournalBackend::OpenReadOnly(const std::string& url,
+                                                                         uint32_t chain) {
+  std::unique_ptr<PgJournalBackend> backend(
+      new PgJournalBackend(url, chain, std::string(), 0, /*read_only=*/true));
+  // Connects now, so that a wrong URL is named at open rather than at the first read.
+  VERDICT_ASSIGN_OR_RETURN(PgRows rows,
+                           backend->Read("SELECT to_regclass('verdict_journal_entries') IS NULL "
+                                         "OR to_regclass('verdict_partitions') IS NULL",
+                                         {}));
+  if (rows.size() != 1 || rows.Get(0, 0) == "t") {
+    return NotFound("no cluster journal in this database");
+  }
+  return backend;
+}
+
+Result<PgConnection*> PgJournalBackend::WriterLocked() {
+  if (writer_ && writer_->broken()) writer_.reset();
+  if (!writer_) {
+    VERDICT_ASSIGN_OR_RETURN(std::unique_ptr<PgConnection> db,
+                             PgConnection::Connect(url_, kAnswerTimeout));
+    VERDICT_RETURN_IF_ERROR(db->ExecScript(kSessionSettings));
+    VERDICT_RETURN_IF_ERROR(db->ExecScript(kWriterSettings));
+    writer_ = std::move(db);
+  }
+  return writer_.get();
+}
+
+Result<PgConnection*> PgJournalBackend::ReaderLocked() const {
+  if (reader_ && reader_->broken()) reader_.reset();
+  if (!reader_) {
+    VERDICT_ASSIGN_OR_RETURN(std::unique_ptr<PgConnection> db,
+                             PgConnection::Connect(url_, kAnswerTimeout));
+    VERDICT_RETURN_IF_ERROR(db->ExecScript(kSessionSettings));
+    reader_ = std::move(db);
+  }
+  return reader_.get();
+}
+
+Status PgJournalBackend::CreateSchemaAndClaim() {
+  MutexLock lock(write_mu_);
+  VERDICT_ASSIGN_OR_RETURN(PgConnection * db, WriterLocked());
+  // Several nodes starting at once: one creates, the others wait on the lock, then find it.
+  VERDICT_RETURN_IF_ERROR(db->Exec("BEGIN").status());
+  Status status = db->Exec(kSchemaLock).status();
+  if (status.ok()) status = db->ExecScript(kSchema);
+  if (status.ok()) {
+    status = db->Exec(
+                   "INSERT INTO verdict_partitions (partition) VALUES ($1) "
+                   "ON CONFLICT DO NOTHING",
+                   {chain_text_})
+                 .status();
+  }
+  if (status.ok()) status = Claim(*db);
+  if (!status.ok()) {
+    if (!db->broken()) RollBack(*db);
+    return status;
+  }
+  return db->Exec("COMMIT").status();
+}
+
+Status PgJournalBackend::Claim(PgConnection& db) {
+  const std::string epoch = std::to_string(epoch_);
+  VERDICT_ASSIGN_OR_RETURN(
+      PgRows raised, db.Exec("UPDATE verdict_partitions SET epoch = $2, owner = $3 "
+                             "WHERE partition = $1 AND (epoch < $2 OR (epoch = $2 AND owner = $3)) "
+                             "RETURNING head_seq, journal_head IS NULL",
+                             {chain_text_, epoch, owner_}));
+  if (raised.size() == 1) {
+    // A chain written through PgPartitionLog alone has a head but no JournalHead: this journal
+    // cannot continue it.
+    if (raised.Get(0, 0) != "0" && raised.Get(0, 1) == "t") {
+      return Status(StatusCode::kFailedPrecondition,
+                    "chain " + chain_text_ + " has records but no journal head");
+    }
+    return Status::Ok();
+  }
+  VERDICT_ASSIGN_OR_RETURN(
+      PgRows current,
+      db.Exec("SELECT epoch, owner FROM verdict_partitions WHERE partition = $1", {chain_text_}));
+  if (current.size() != 1) return Internal("postgres: no fence row for chain " + chain_text_);
+  return Status(StatusCode::kFailedPrecondition,
+                "fenced: chain " + chain_text_ + " is at epoch " + std::string(current.Get(0, 0)) +
+                    " (owner " + std::string(current.Get(0, 1)) + "), not below " + epoch);
+}
+
+Status PgJournalBackend::CheckWritable() const {
+  if (read_only_) {
+    return Status(StatusCode::kFailedPrecondition, "the cluster journal is open read-only");
+  }
+  return Status::Ok();
+}
+
+std::unique_ptr<journal::BackendGroup> PgJournalBackend::NewGroup() {
+  return std::make_unique<PgJournalGroup>(chain_);
+}
+
+Status PgJournalBackend::CommitGroup(journal::BackendGroup& group, uint64_t first_seq,
+                                     uint64_t last_seq) {
+  VERDICT_RETURN_IF_ERROR(CheckWritable());
+  MutexLock lock(write_mu_);
+  VERDICT_ASSIGN_OR_RETURN(PgConnection * db, WriterLocked());
+  Status status = CommitLocked(*db, group, first_seq, last_seq);
+  if (!status.ok() && !db->broken()) RollBack(*db);
+  return status;
+}
+
+Status PgJournalBackend::CommitLocked(PgConnection& db, journal::BackendGroup& base,
+                                      uint64_t first_seq, uint64_t last_seq) {
+  // Every group comes from NewGroup.
+  PgJournalGroup& group = static_cast<PgJournalGroup&>(base);
+  VERDICT_RETURN_IF_ERROR(db.Exec("BEGIN").status());
+  // The fence: the row lock orders this group against a claim, which then waits for it.
+  VERDICT_ASSIGN_OR_RETURN(PgRows fence, db.Exec("SELECT epoch, owner, head_seq FROM "
+                                                 "verdict_partitions WHERE partition = $1 "
+                                                 "FOR UPDATE",
+                                                 {chain_text_}));
+  if (fence.size() != 1) return Internal("postgres: no fence row for chain " + chain_text_);
+  const std::string epoch = std::to_string(epoch_);
+  if (fence.Get(0, 0) != epoch || fence.Get(0, 1) != owner_) {
+    return Status(StatusCode::kFailedPrecondition,
+                  "fenced: chain " + chain_text_ + " is at epoch " + std::string(fence.Get(0, 0)) +
+                      " (owner " + std::string(fence.Get(0, 1)) + "), this writer at " + epoch +
+                      " (" + owner_ + ")");
+  }
+  VERDICT_ASSIGN_OR_RETURN(uint64_t head_seq, ParseSeq(fence.Get(0, 2)));
+  // A group without records (first_seq > last_seq) holds a checkpoint of what is stored.
+  if (first_seq <= last_seq && first_seq != head_seq + 1) {
+    return Internal("chain " + chain_text_ + ": group from record " + std::to_string(first_seq) +
+                    " does not continue the head at " + std::to_string(head_seq));
+  }
+  const auto copy = [&db](std::string_view sql, const std::string& rows) {
+    return rows.empty() ? Status::Ok() : db.CopyIn(sql, rows);
+  };
+  VERDICT_RETURN_IF_ERROR(
+      copy("COPY verdict_journal_entries (chain, seq, entry) FROM STDIN", group.entries()));
+  VERDICT_RETURN_IF_ERROR(copy(
+      "COPY verdict_journal_by_decision (chain, decision_id, seq) FROM STDIN", group.decisions()));
+  VERDICT_RETURN_IF_ERROR(
+      copy("COPY verdict_journal_by_transaction (txn_key, chain, seq) FROM STDIN",
+           group.transactions()));
+  VERDICT_RETURN_IF_ERROR(
+      copy("COPY verdict_journal_by_account (chain, tenant, account, seq) FROM STDIN",
+           group.accounts()));
+  if (const std::string& state = group.StateRows(); !state.empty()) {
+    VERDICT_RETURN_IF_ERROR(copy("COPY verdict_state_in (key, value, erase) FROM STDIN", state));
+    VERDICT_RETURN_IF_ERROR(db.Exec("DELETE FROM verdict_journal_state s USING verdict_state_in i "
+                                    "WHERE s.chain = $1 AND s.key = i.key AND i.erase",
+                                    {chain_text_})
+                                .status());
+    VERDICT_RETURN_IF_ERROR(db.Exec("INSERT INTO verdict_journal_state (chain, key, value) "
+                                    "SELECT $1, key, value FROM verdict_state_in WHERE NOT erase "
+                                    "ON CONFLICT (chain, key) DO UPDATE SET value = EXCLUDED.value",
+                                    {chain_text_})
+                                .status());
+  }
+  if (group.checkpoint()) {
+    VERDICT_RETURN_IF_ERROR(
+        db.Exec("INSERT INTO verdict_journal_checkpoints (chain, tree_size, checkpoint) "
+                "VALUES ($1, $2, $3) "
+                "ON CONFLICT (chain, tree_size) DO UPDATE SET checkpoint = EXCLUDED.checkpoint",
+                {chain_text_, std::to_string(group.checkpoint_size()),
+                 ByteaParam(*group.checkpoint())})
+            .status());
+  }
+  if (const std::optional<journal::JournalHead>& head = group.head()) {
+    VERDICT_RETURN_IF_ERROR(
+        db.Exec("UPDATE verdict_partitions SET head_seq = $2, head_hash = $3, journal_head = $4 "
+                "WHERE partition = $1",
+                {chain_text_, std::to_string(head->last_seq),
+                 ByteaParam(journal::AsBytes(head->last_hash)),
+                 ByteaParam(journal::EncodeHead(*head))})
+            .status());
+  }
+  if (Result<PgRows> committed = db.Exec("COMMIT"); !committed.ok()) {
+    return Status(StatusCode::kUnavailable,
+                  "outcome of the commit unknown: " + committed.status().message());
+  }
+  return Status::Ok();
+}
+
+Status PgJournalBackend::Write(std::string_view sql, const std::vector<std::string>& params) {
+  VERDICT_RETURN_IF_ERROR(CheckWritable());
+  MutexLock lock(write_mu_);
+  VERDICT_ASSIGN_OR_RETURN(PgConnection * db, WriterLocked());
+  return db->Exec(sql, params).status();
+}
+
+Status PgJournalBackend::PutDataKey(uint32_t id, std::string_view wrapped) {
+  return Write(
+      "INSERT INTO verdict_journal_data_keys (chain, id, wrapped) VALUES ($1, $2, $3) "
+      "ON CONFLICT (chain, id) DO UPDATE SET wrapped = EXCLUDED.wrapped",
+      {chain_text_, std::to_string(id), ByteaParam(wrapped)});
+}
+
+Status PgJournalBackend::PutRegistry(std::string_view key, std::string_view value, bool /*sync*/) {
+  // Every PostgreSQL commit is durable (and on the synchronous standby): `sync` asks no more.
+  return Write(
+      "INSERT INTO verdict_journal_registry (chain, key, value) VALUES ($1, $2, $3) "
+      "ON CONFLICT (chain, key) DO UPDATE SET value = EXCLUDED.value",
+      {chain_text_, ByteaParam(key), ByteaParam(value)});
+}
+
+Status PgJournalBackend::DeleteRegistry(std::string_view key) {
+  return Write("DELETE FROM verdict_journal_registry WHERE chain = $1 AND key = $2",
+               {chain_text_, ByteaParam(key)});
+}
+
+}  // namespace verdict::cluster
