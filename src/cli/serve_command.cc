@@ -1,6 +1,5 @@
 #include "cli/serve_command.h"
 
-#include <fmt/ranges.h>
 #include <signal.h>
 #include <spdlog/spdlog.h>
 
@@ -11,16 +10,12 @@
 #include <optional>
 
 #include "api/http_server.h"
+#include "cli/cluster_serve.h"
 #include "cli/demo_traffic.h"
+#include "cli/engine_stack.h"
 #include "common/heap_prefault.h"
-#include "engine/case_routes.h"
-#include "engine/console_routes.h"
-#include "engine/drift_routes.h"
 #include "engine/engine.h"
 #include "engine/engine_options.h"
-#include "engine/http_routes.h"
-#include "engine/key_routes.h"
-#include "engine/lifecycle_routes.h"
 
 namespace verdict {
 namespace {
@@ -87,51 +82,6 @@ std::optional<EngineOptions> ResolveOptions(const ServeFlags& flags) {
     return std::nullopt;
   }
   return options;
-}
-
-// The analyst console: built into BUILD/console beside BUILD/bin (docs/console.md). False after
-// logging a console directory that cannot be read.
-bool RegisterConsole(const ServeFlags& flags, Router& router) {
-  if (flags.no_console) return true;
-  const std::string console_dir =
-      flags.console_dir.empty() ? DefaultConsoleDir() : flags.console_dir;
-  if (console_dir.empty()) {
-    spdlog::info("console: not built (no console/ beside the binary); /console/ is off");
-    return true;
-  }
-  auto files = ConsoleFiles::Load(console_dir);
-  if (!files.ok()) {
-    spdlog::error("--console-dir: {}", files.status().message());
-    return false;
-  }
-  RegisterConsoleRoutes(*files, router);
-  spdlog::info("console: {} files from {} at /console/", (*files)->size(), console_dir);
-  return true;
-}
-
-// Who the router lets in: everyone as tenant "dev" under --insecure-dev (loudly), else the
-// holders of `keys`.
-void ConfigureAuthentication(const ServeFlags& flags, const EngineOptions& options,
-                             security::KeyStore& keys, InsecureDevAuthenticator& dev_authenticator,
-                             Router& router) {
-  if (flags.insecure_dev) {
-    router.SetAuthenticator(&dev_authenticator);
-    for (int i = 0; i < 3; ++i) {
-      spdlog::warn(
-          "INSECURE DEV MODE (--insecure-dev): NO AUTHENTICATION; every request is tenant 'dev' "
-          "with every role. Never use this outside a developer's machine.");
-    }
-    return;
-  }
-  router.SetAuthenticator(&keys);
-  spdlog::info("authentication: {} API keys loaded; routes open without a key: {}", keys.size(),
-               fmt::join(router.PublicRoutes(), ", "));
-  if (keys.size() == 0) {
-    spdlog::warn(
-        "no API keys exist: create one with `verdict keys create --data-dir {} "
-        "--tenant T --role admin` on the stopped engine",
-        options.data_dir);
-  }
 }
 
 // The realtime listener: the same routes, one I/O thread of its own (the OS wakes it at once
@@ -206,29 +156,18 @@ int Serve(const ServeFlags& flags) {
                  kept ? " and kept" : " (the allocator may return it)");
   }
   MetricsRegistry metrics;
-  Result<std::unique_ptr<Engine>> engine =
-      Engine::Create(options, metrics, SystemClock::Instance());
-  if (!engine.ok()) {
-    spdlog::error("engine: {}", engine.status().message());
+  const EngineStackFlags stack_flags{flags.insecure_dev, flags.no_console, flags.console_dir};
+  if (options.cluster.enabled && !flags.list_routes) {
+    return ServeClusterNode(stack_flags, options, metrics, stop_signals,
+                            [&](uint16_t port) { WritePortFile(flags.port_file, port); });
+  }
+  Result<std::unique_ptr<EngineStack>> stack =
+      BuildEngineStack(stack_flags, options, metrics, nullptr);
+  if (!stack.ok()) {
+    spdlog::error("{}", stack.status().message());
     return 2;
   }
-  Router router;
-  RegisterEngineRoutes(**engine, metrics, router);
-  RegisterLifecycleRoutes(**engine, router);
-  RegisterDriftRoutes(**engine, router);
-  RegisterCaseRoutes((*engine)->cases(), (*engine)->journal(), &(*engine)->tenant_models(), router);
-  if (!RegisterConsole(flags, router)) return 2;
-  // API keys live in the journal's registry; every key change is journaled.
-  JournalKeyStorage key_storage((*engine)->journal());
-  Result<std::unique_ptr<security::KeyStore>> keys =
-      security::KeyStore::Open(key_storage, JournalKeyAudit((*engine)->journal()));
-  if (!keys.ok()) {
-    spdlog::error("API keys: {}", keys.status().message());
-    return 2;
-  }
-  RegisterKeyRoutes(**keys, SystemClock::Instance(), router);
-  InsecureDevAuthenticator dev_authenticator;
-  ConfigureAuthentication(flags, options, **keys, dev_authenticator, router);
+  Router& router = (*stack)->router;
   if (flags.list_routes) {
     for (const std::string& route : router.Routes()) std::printf("%s\n", route.c_str());
     return 0;
@@ -240,8 +179,8 @@ int Serve(const ServeFlags& flags) {
   }
   std::unique_ptr<HttpServer> realtime_server;
   if (!MakeRealtimeServer(options, router, metrics, &realtime_server)) return 2;
-  RunUntilSignal(flags, options, stop_signals, **engine, **server, realtime_server.get());
-  engine->reset();
+  RunUntilSignal(flags, options, stop_signals, *(*stack)->engine, **server, realtime_server.get());
+  stack->reset();
   spdlog::info("stopped");
   return 0;
 }

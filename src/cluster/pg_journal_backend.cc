@@ -2,8 +2,11 @@
 // pg_journal_reads.cc.
 #include "cluster/pg_journal_backend.h"
 
+#include <spdlog/spdlog.h>
+
 #include <charconv>
 #include <chrono>
+#include <thread>
 #include <utility>
 
 #include "cluster/pg_journal_group.h"
@@ -56,6 +59,10 @@ CREATE TABLE IF NOT EXISTS verdict_journal_registry (
 // The client's own bound, above the server's: a server that stops answering altogether (stalled,
 // or a link that drops packets without a reset) ends the call, the connection is replaced.
 constexpr std::chrono::milliseconds kAnswerTimeout(20'000);
+// How long a group keeps being sent again while PostgreSQL cannot be reached (a fail-over:
+// Patroni's TTL plus the promotion), and the pause between attempts.
+constexpr std::chrono::milliseconds kReconnectWindow(60'000);
+constexpr std::chrono::milliseconds kReconnectPause(200);
 constexpr std::string_view kSessionSettings =
     "SET statement_timeout = '15s'; SET idle_in_transaction_session_timeout = '60s'";
 // The writer stages a group's state writes here, then applies them with one DELETE and one
@@ -228,14 +235,36 @@ Status PgJournalBackend::CommitGroup(journal::BackendGroup& group, uint64_t firs
                                      uint64_t last_seq) {
   VERDICT_RETURN_IF_ERROR(CheckWritable());
   MutexLock lock(write_mu_);
-  VERDICT_ASSIGN_OR_RETURN(PgConnection * db, WriterLocked());
-  Status status = CommitLocked(*db, group, first_seq, last_seq);
-  if (!status.ok() && !db->broken()) RollBack(*db);
-  return status;
+  // A connection that broke before COMMIT was sent leaves nothing committed (the server rolls
+  // back a transaction whose session ends), so the group is sent again on a new connection:
+  // a PostgreSQL fail-over then pauses the journal rather than failing it. Only a COMMIT
+  // without an answer is ambiguous, and that is returned at once.
+  const auto give_up = std::chrono::steady_clock::now() + kReconnectWindow;
+  for (int attempt = 0;; ++attempt) {
+    Result<PgConnection*> db = WriterLocked();
+    Status status = db.ok() ? Status::Ok() : db.status();
+    bool commit_sent = false;
+    if (db.ok()) {
+      status = CommitLocked(**db, group, first_seq, last_seq, &commit_sent);
+      if (!status.ok() && !(*db)->broken()) RollBack(**db);
+    }
+    const bool connection_lost =
+        !status.ok() && (!db.ok() ? status.code() == StatusCode::kUnavailable : (*db)->broken());
+    if (status.ok() || commit_sent || !connection_lost ||
+        std::chrono::steady_clock::now() >= give_up) {
+      return status;
+    }
+    if (attempt == 0)
+      spdlog::warn(
+          "journal: PostgreSQL connection lost ({}); sending the group "
+          "again on a new connection",
+          status.message());
+    std::this_thread::sleep_for(kReconnectPause);
+  }
 }
 
 Status PgJournalBackend::CommitLocked(PgConnection& db, journal::BackendGroup& base,
-                                      uint64_t first_seq, uint64_t last_seq) {
+                                      uint64_t first_seq, uint64_t last_seq, bool* commit_sent) {
   // Every group comes from NewGroup.
   PgJournalGroup& group = static_cast<PgJournalGroup&>(base);
   VERDICT_RETURN_IF_ERROR(db.Exec("BEGIN").status());
@@ -301,6 +330,7 @@ Status PgJournalBackend::CommitLocked(PgConnection& db, journal::BackendGroup& b
                  ByteaParam(journal::EncodeHead(*head))})
             .status());
   }
+  *commit_sent = true;
   if (Result<PgRows> committed = db.Exec("COMMIT"); !committed.ok()) {
     return Status(StatusCode::kUnavailable,
                   "outcome of the commit unknown: " + committed.status().message());

@@ -93,8 +93,9 @@ class PgJournalBackend final : public journal::JournalBackend {
   Result<PgConnection*> ReaderLocked() const REQUIRES(read_mu_);
   Status CreateSchemaAndClaim() EXCLUDES(write_mu_);
   Status Claim(PgConnection& db) REQUIRES(write_mu_);
+  // `*commit_sent`: COMMIT was sent (a failure after it leaves the outcome unknown).
   Status CommitLocked(PgConnection& db, journal::BackendGroup& group, uint64_t first_seq,
-                      uint64_t last_seq) REQUIRES(write_mu_);
+                      uint64_t last_seq, bool* commit_sent) REQUIRES(write_mu_);
   Status CheckWritable() const;
   // One statement on the reader; the rows.
   Result<PgRows> Read(std::string_view sql, const std::vector<std::string>& params) const

@@ -43,6 +43,11 @@ Result<PgRows> PgJournalBackend::Read(std::string_view sql,
                                       const std::vector<std::string>& params) const {
   MutexLock lock(read_mu_);
   VERDICT_ASSIGN_OR_RETURN(PgConnection * db, ReaderLocked());
+  Result<PgRows> rows = db->Exec(sql, params);
+  if (rows.ok() || !db->broken()) return rows;
+  // A connection that broke while idle (a PostgreSQL fail-over or restart) is noticed only
+  // when used; a read is safe to send again, once, on a new one.
+  VERDICT_ASSIGN_OR_RETURN(db, ReaderLocked());
   return db->Exec(sql, params);
 }
 
