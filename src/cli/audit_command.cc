@@ -52,6 +52,25 @@ AuditArgs WithJournalDir(AuditArgs a) {
   return a;
 }
 
+// The journal the command reads: the data dir's, or with --postgres the cluster journal's
+// (read-only; its chain 0, the one chain of the cluster journal).
+std::unique_ptr<journal::JournalReader> OpenReader(const AuditArgs& a) {
+  Result<std::unique_ptr<journal::JournalReader>> reader =
+      [&a]() -> Result<std::unique_ptr<journal::JournalReader>> {
+    if (a.postgres_url.empty()) return journal::JournalReader::Open(a.data_dir, a.kek_file);
+    VERDICT_ASSIGN_OR_RETURN(std::unique_ptr<cluster::PgJournalBackend> backend,
+                             cluster::PgJournalBackend::OpenReadOnly(a.postgres_url, 0));
+    return journal::JournalReader::OverBackend(std::move(backend), a.kek_file);
+  }();
+  if (!reader.ok()) FailAudit(reader.status());
+  return std::move(reader).value();
+}
+
+// What the command reads, for its messages.
+std::string Source(const AuditArgs& a) {
+  return a.postgres_url.empty() ? a.data_dir : "the cluster journal in PostgreSQL";
+}
+
 // RFC 3339, or integer microseconds since the epoch.
 std::optional<int64_t> ParseTime(const std::string& text, const char* flag) {
   if (text.empty()) return std::nullopt;
@@ -134,8 +153,8 @@ void RunVerify(const AuditArgs& a) {
 }
 
 void RunReplay(const AuditArgs& a) {
-  std::cerr << "replaying " << a.data_dir << " ...\n";
-  Result<JournalReplayReport> report = ReplayJournal(a.data_dir, a.kek_file);
+  std::cerr << "replaying " << Source(a) << " ...\n";
+  Result<JournalReplayReport> report = ReplayJournal(*OpenReader(a));
   if (!report.ok()) FailAudit(report.status());
   if (a.json) {
     std::cout << JournalReplayReportToJson(*report) << "\n";
@@ -154,10 +173,7 @@ void RunReplay(const AuditArgs& a) {
 }
 
 void RunShow(const AuditArgs& a) {
-  Result<std::unique_ptr<journal::JournalReader>> reader =
-      journal::JournalReader::Open(a.data_dir, a.kek_file);
-  if (!reader.ok()) FailAudit(reader.status());
-  Result<std::vector<journal::JournalRecord>> found = (*reader)->Find(a.id, a.tenant);
+  Result<std::vector<journal::JournalRecord>> found = OpenReader(a)->Find(a.id, a.tenant);
   if (!found.ok()) FailAudit(found.status());
   if (found->empty()) {
     std::cerr << "verdict audit: no decision or transaction " << a.id << "\n";
@@ -174,16 +190,14 @@ void RunExport(const AuditArgs& a) {
   filter.to_us = ParseTime(a.to, "to");
   filter.account = a.account;
   filter.tenant = a.tenant;
-  Result<std::unique_ptr<journal::JournalReader>> reader =
-      journal::JournalReader::Open(a.data_dir, a.kek_file);
-  if (!reader.ok()) FailAudit(reader.status());
+  std::unique_ptr<journal::JournalReader> reader = OpenReader(a);
   std::ofstream file;
   if (!a.out.empty()) {
     file.open(a.out, std::ios::binary | std::ios::trunc);
     if (!file) FailAudit(Unavailable("cannot open " + a.out + " for writing"));
   }
   std::ostream& out = a.out.empty() ? std::cout : file;
-  Result<uint64_t> written = (*reader)->ExportJsonLines(filter, out);
+  Result<uint64_t> written = reader->ExportJsonLines(filter, out);
   if (!written.ok()) FailAudit(written.status());
   out.flush();
   if (!out) FailAudit(Unavailable("writing the export failed"));
@@ -197,40 +211,45 @@ void RegisterAuditCommand(CLI::App& app) {
   CLI::App* audit = app.add_subcommand("audit", "Verify, show and export the decision journal");
   audit->require_subcommand(1);
 
-  auto common = [&args](CLI::App* cmd, bool data_dir_required = true) {
+  // Every subcommand reads a data dir's journal or, with --postgres, a cluster's.
+  auto common = [&args](CLI::App* cmd) {
     CLI::Option* data_dir = cmd->add_option(
         "--data-dir", args->data_dir, "The engine's data directory, or the journal folder in it");
-    if (data_dir_required) data_dir->required();
+    cmd->add_option("--postgres", args->postgres_url,
+                    "A cluster's PostgreSQL (libpq URL): its journal instead of a data dir")
+        ->excludes(data_dir);
     cmd->add_option("--kek-file", args->kek_file,
                     "Key-encryption key file, to read encrypted record payloads");
+  };
+  // Either --data-dir or --postgres; the data dir's journal folder found in it.
+  auto journal_args = [](const AuditArgs& a) {
+    if (a.data_dir.empty() && a.postgres_url.empty()) {
+      FailAudit(InvalidArgument("give --data-dir or --postgres", "data-dir"));
+    }
+    return a.postgres_url.empty() ? WithJournalDir(a) : a;
   };
 
   CLI::App* verify = audit->add_subcommand(
       "verify", "Check the hash chain, Merkle roots and checkpoint signatures");
-  common(verify, /*data_dir_required=*/false);
-  verify
-      ->add_option("--postgres", args->postgres_url,
-                   "A cluster's PostgreSQL (libpq URL): verify its journal instead of a data dir")
-      ->excludes("--data-dir");
+  common(verify);
   verify->add_flag("--json", args->json, "Print the report as JSON on stdout");
   verify->add_option("--public-key", args->public_key_hex,
                      "Trusted Ed25519 public key (hex); default: the data dir's .pub file, or "
                      "with --postgres the key each checkpoint carries");
-  verify->callback(
-      [args] { RunVerify(args->postgres_url.empty() ? WithJournalDir(*args) : *args); });
+  verify->callback([args, journal_args] { RunVerify(journal_args(*args)); });
 
   CLI::App* show =
       audit->add_subcommand("show", "Print one decision by decision or transaction id");
   common(show);
   show->add_option("id", args->id, "Decision id (UUID) or transaction id")->required();
   show->add_option("--tenant", args->tenant, "Tenant of the transaction id (default: any)");
-  show->callback([args] { RunShow(WithJournalDir(*args)); });
+  show->callback([args, journal_args] { RunShow(journal_args(*args)); });
 
   CLI::App* replay = audit->add_subcommand(
       "replay", "Re-run every journaled transaction; check features and account states match");
   common(replay);
   replay->add_flag("--json", args->json, "Print the report as JSON on stdout");
-  replay->callback([args] { RunReplay(WithJournalDir(*args)); });
+  replay->callback([args, journal_args] { RunReplay(journal_args(*args)); });
 
   CLI::App* exp = audit->add_subcommand("export", "Write decisions and admin events as JSON Lines");
   common(exp);
@@ -239,7 +258,7 @@ void RegisterAuditCommand(CLI::App& app) {
   exp->add_option("--account", args->account, "Only decisions touching this account");
   exp->add_option("--tenant", args->tenant, "Only this tenant's decisions");
   exp->add_option("--out", args->out, "Output file (default: stdout)");
-  exp->callback([args] { RunExport(WithJournalDir(*args)); });
+  exp->callback([args, journal_args] { RunExport(journal_args(*args)); });
 }
 
 }  // namespace verdict

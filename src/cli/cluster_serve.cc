@@ -146,8 +146,22 @@ Status NodeRuntime::Start(const std::function<void(uint16_t)>& on_listening) {
   cluster::ClusterNodeOptions node_options{
       options_.cluster.node_id, url, options_.cluster.lease_seconds, options_.cluster.partitions,
       cluster::Placement::kSingleOwner};
-  VERDICT_ASSIGN_OR_RETURN(
-      node_, cluster::ClusterNode::Join(*etcd_, SystemClock::Instance(), node_options));
+  // A node restarted after it died holds its id in etcd until its old lease expires: wait
+  // that out. A second live process with the id is refused for good once it has.
+  const auto give_up = std::chrono::steady_clock::now() +
+                       std::chrono::seconds(options_.cluster.lease_seconds * 2 + 5);
+  for (;;) {
+    auto joined = cluster::ClusterNode::Join(*etcd_, SystemClock::Instance(), node_options);
+    if (joined.ok()) {
+      node_ = std::move(joined).value();
+      break;
+    }
+    if (joined.status().code() != StatusCode::kAlreadyExists ||
+        std::chrono::steady_clock::now() >= give_up) {
+      return joined.status();
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(250));
+  }
   spdlog::info("cluster node {} joined (etcd {}, {} partitions, lease {} s) as {}",
                options_.cluster.node_id, options_.cluster.etcd, options_.cluster.partitions,
                options_.cluster.lease_seconds, url);

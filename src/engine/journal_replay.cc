@@ -29,11 +29,15 @@ Result<JournalReplayReport> ReplayJournal(const std::string& journal_dir,
                                           const std::string& kek_file) {
   VERDICT_ASSIGN_OR_RETURN(std::unique_ptr<journal::JournalReader> reader,
                            journal::JournalReader::Open(journal_dir, kek_file));
+  return ReplayJournal(*reader);
+}
+
+Result<JournalReplayReport> ReplayJournal(const journal::JournalReader& reader) {
   JournalReplayReport report;
   std::map<std::string, AccountState> states;  // ordered, to compare with the store's order
   TransactionDecoder decoder;
   FeatureVector features{};
-  VERDICT_RETURN_IF_ERROR(reader->ForEachRecord([&](const journal::JournalRecord& record) {
+  VERDICT_RETURN_IF_ERROR(reader.ForEachRecord([&](const journal::JournalRecord& record) {
     if (record.kind == journal::RecordKind::kAdminEvent) {
       ++report.admin_events;
       return Status::Ok();
@@ -59,7 +63,7 @@ Result<JournalReplayReport> ReplayJournal(const std::string& journal_dir,
     if (report.state_mismatches++ == 0) report.first_state_mismatch = std::move(what);
   };
   auto next = states.begin();
-  VERDICT_RETURN_IF_ERROR(reader->ForEachState([&](std::string_view key, std::string_view value) {
+  VERDICT_RETURN_IF_ERROR(reader.ForEachState([&](std::string_view key, std::string_view value) {
     for (; next != states.end() && next->first < key; ++next) {
       mismatch(next->first + ": recomputed but not stored");
     }

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "common/result.h"
+#include "journal/exporter.h"
 
 namespace verdict {
 
@@ -27,6 +28,8 @@ struct JournalReplayReport {
 // read or a record's input cannot be decoded.
 Result<JournalReplayReport> ReplayJournal(const std::string& journal_dir,
                                           const std::string& kek_file = {});
+// The same over any journal (a data dir's, or a cluster's in PostgreSQL).
+Result<JournalReplayReport> ReplayJournal(const journal::JournalReader& reader);
 
 std::string JournalReplayReportToJson(const JournalReplayReport& report);
 

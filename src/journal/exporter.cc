@@ -76,9 +76,25 @@ Result<std::unique_ptr<JournalReader>> JournalReader::Open(const std::string& da
   return reader;
 }
 
+Result<std::unique_ptr<JournalReader>> JournalReader::OverBackend(
+    std::unique_ptr<JournalBackend> backend, const std::string& kek_file) {
+  auto reader = std::unique_ptr<JournalReader>(new JournalReader());
+  reader->backend_ = std::move(backend);
+  if (!kek_file.empty()) {
+    VERDICT_ASSIGN_OR_RETURN(reader->cipher_, PayloadCipher::FromKekFile(kek_file));
+    uint32_t max_id = 0;
+    VERDICT_RETURN_IF_ERROR(reader->backend_->LoadDataKeys(*reader->cipher_, &max_id));
+  }
+  return reader;
+}
+
 Result<std::optional<JournalRecord>> JournalReader::ReadRecord(uint64_t seq) const {
-  VERDICT_ASSIGN_OR_RETURN(std::optional<std::string> stored,
-                           store_->Get(Cf::kRecords, SeqKey(seq)));
+  std::optional<std::string> stored;
+  if (backend_) {
+    VERDICT_ASSIGN_OR_RETURN(stored, backend_->ReadEntry(seq));
+  } else {
+    VERDICT_ASSIGN_OR_RETURN(stored, store_->Get(Cf::kRecords, SeqKey(seq)));
+  }
   if (!stored) return std::optional<JournalRecord>();
   VERDICT_ASSIGN_OR_RETURN(JournalRecord record, DecodeStoredEntry(*stored, cipher_.get()));
   return std::optional<JournalRecord>(std::move(record));
@@ -86,6 +102,7 @@ Result<std::optional<JournalRecord>> JournalReader::ReadRecord(uint64_t seq) con
 
 Result<std::vector<JournalRecord>> JournalReader::Find(std::string_view id,
                                                        std::string_view tenant) const {
+  if (backend_) return FindInBackend(id, tenant);
   std::vector<uint64_t> seqs;
   if (std::optional<Uuid> uuid = Uuid::Parse(id)) {
     VERDICT_ASSIGN_OR_RETURN(
@@ -120,7 +137,49 @@ Result<std::vector<JournalRecord>> JournalReader::Find(std::string_view id,
   return out;
 }
 
+Result<std::vector<JournalRecord>> JournalReader::FindInBackend(std::string_view id,
+                                                                std::string_view tenant) const {
+  std::vector<JournalRecord> out;
+  const std::optional<Uuid> uuid = Uuid::Parse(id);
+  if (uuid) {
+    VERDICT_ASSIGN_OR_RETURN(std::optional<uint64_t> seq, backend_->FindByDecisionId(*uuid));
+    if (seq) {
+      VERDICT_ASSIGN_OR_RETURN(std::optional<JournalRecord> record, ReadRecord(*seq));
+      if (record) out.push_back(std::move(*record));
+    }
+  }
+  if (!tenant.empty()) {
+    VERDICT_ASSIGN_OR_RETURN(std::optional<uint64_t> seq,
+                             backend_->FindByTransaction(TransactionKey(tenant, id)));
+    if (seq && (out.empty() || out.front().seq != *seq)) {
+      VERDICT_ASSIGN_OR_RETURN(std::optional<JournalRecord> record, ReadRecord(*seq));
+      if (record) out.push_back(std::move(*record));
+    }
+    return out;
+  }
+  // A transaction id in any tenant: the backend indexes (tenant, id) only, so every record is
+  // looked at (audit use, not a hot path).
+  VERDICT_RETURN_IF_ERROR(ForEachRecord([&](const JournalRecord& record) {
+    const bool same_decision = uuid && !out.empty() && out.front().seq == record.seq;
+    if (record.kind == RecordKind::kDecision && record.decision.transaction_id == id &&
+        !same_decision) {
+      out.push_back(record);
+    }
+    return Status::Ok();
+  }));
+  std::sort(out.begin(), out.end(),
+            [](const JournalRecord& a, const JournalRecord& b) { return a.seq < b.seq; });
+  return out;
+}
+
 Status JournalReader::ForEachRecord(const std::function<Status(const JournalRecord&)>& fn) const {
+  if (backend_) {
+    return backend_->ScanEntries(1, [&](uint64_t, std::string_view entry) -> Result<bool> {
+      VERDICT_ASSIGN_OR_RETURN(JournalRecord rec, DecodeStoredEntry(entry, cipher_.get()));
+      VERDICT_RETURN_IF_ERROR(fn(rec));
+      return true;
+    });
+  }
   std::unique_ptr<rocksdb::Iterator> it = store_->NewIterator(Cf::kRecords);
   for (it->SeekToFirst(); it->Valid(); it->Next()) {
     VERDICT_ASSIGN_OR_RETURN(JournalRecord rec,
@@ -132,6 +191,7 @@ Status JournalReader::ForEachRecord(const std::function<Status(const JournalReco
 
 Status JournalReader::ForEachState(
     const std::function<Status(std::string_view key, std::string_view value)>& fn) const {
+  if (backend_) return backend_->ForEachState(fn);
   std::unique_ptr<rocksdb::Iterator> it = store_->NewIterator(Cf::kState);
   for (it->SeekToFirst(); it->Valid(); it->Next()) {
     VERDICT_RETURN_IF_ERROR(fn(it->key().ToStringView(), it->value().ToStringView()));

@@ -14,6 +14,7 @@
 #include "common/json_writer.h"
 #include "common/result.h"
 #include "journal/envelope.h"
+#include "journal/journal_backend.h"
 #include "journal/record.h"
 #include "journal/store.h"
 
@@ -36,6 +37,9 @@ class JournalReader {
   // kek_file may be empty; encrypted records then cannot be shown.
   static Result<std::unique_ptr<JournalReader>> Open(const std::string& data_dir,
                                                      const std::string& kek_file = {});
+  // Reads through `backend` (e.g. the cluster journal in PostgreSQL) instead of a data dir.
+  static Result<std::unique_ptr<JournalReader>> OverBackend(std::unique_ptr<JournalBackend> backend,
+                                                            const std::string& kek_file = {});
 
   Result<std::optional<JournalRecord>> ReadRecord(uint64_t seq) const;
   // `id` is a decision id (UUID) or a transaction id; with an empty tenant a transaction id is
@@ -52,7 +56,11 @@ class JournalReader {
 
  private:
   JournalReader() = default;
+  Result<std::vector<JournalRecord>> FindInBackend(std::string_view id,
+                                                   std::string_view tenant) const;
+  // One of the two: the embedded store, or a backend.
   std::unique_ptr<JournalStore> store_;
+  std::unique_ptr<JournalBackend> backend_;
   std::unique_ptr<PayloadCipher> cipher_;
 };
 

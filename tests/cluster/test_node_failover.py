@@ -4,7 +4,8 @@ both nodes by clients that record every acknowledged decision. Round after round
 kill -9s the owner, stalls it (SIGSTOP) past its lease and resumes it (SIGCONT), and kills the
 PostgreSQL primary. After each round: every acknowledged decision is readable from either node
 with the content it was acknowledged with, each transaction id names exactly the decision that
-was acknowledged for it, and the journal's chain and checkpoints verify.
+was acknowledged for it, the journal's chain and checkpoints verify, and the account state in
+PostgreSQL (what a new owner rebuilds from) equals the state recomputed from the journal.
 
 VERDICT_FAILOVER_ROUNDS (default 3: one of each kind) sets the number of rounds; the figures
 (acknowledged, lost, time without service per fail-over) are printed and, with
@@ -248,11 +249,35 @@ class NodeFailoverTest(unittest.TestCase):
         self.assertEqual(lost, [], "acknowledged decisions not found")
         return len(acked)
 
-    def check_chain(self):
-        verify = subprocess.run([cluster.VERDICT_BIN, "audit", "verify", "--postgres",
-                                 self.harness.postgres_url()],
-                                capture_output=True, text=True, timeout=300)
+    def audit(self, command):
+        return subprocess.run([cluster.VERDICT_BIN, "audit", command, "--postgres",
+                               self.harness.postgres_url()],
+                              capture_output=True, text=True, timeout=300)
+
+    def check_chain_and_state(self):
+        """The chain and checkpoints verify, and the account state the owners left in
+        PostgreSQL (what the next owner rebuilds from) equals the state recomputed by replaying
+        every journaled decision."""
+        verify = self.audit("verify")
         self.assertEqual(verify.returncode, 0, verify.stdout + verify.stderr)
+        replay = self.audit("replay")
+        self.assertEqual(replay.returncode, 0, replay.stdout + replay.stderr)
+        self.assertIn("account states match", replay.stdout)
+
+    def check_replay_sees_edited_state(self):
+        """The state check can fail: one account's stored state edited is reported."""
+        leader = self.postgres_leader()
+        psql = ["psql", "-h", "127.0.0.1", "-p", str(leader["pg_port"]), "-U", "postgres",
+                "-d", "verdict", "-tAc"]
+        edit = subprocess.run(
+            psql + ["UPDATE verdict_journal_state SET value = value || '\\x00'::bytea "
+                    "WHERE key = (SELECT key FROM verdict_journal_state ORDER BY key LIMIT 1)"],
+            capture_output=True, text=True, timeout=30,
+            env=dict(os.environ, PGPASSWORD=cluster.SUPERUSER_PASSWORD))
+        self.assertEqual(edit.returncode, 0, edit.stderr)
+        replay = self.audit("replay")
+        self.assertEqual(replay.returncode, 1, replay.stdout + replay.stderr)
+        self.assertIn("account states differ", replay.stdout)
 
     def test_failover_rounds_lose_nothing_acknowledged(self):
         owner = self.wait_for_owner_and_follower("an owner and a follower")
@@ -272,14 +297,22 @@ class NodeFailoverTest(unittest.TestCase):
                 gaps.append((kind, clients.longest_gap(started, time.monotonic())))
                 clients.hold()
                 acknowledged = self.check_acknowledged(clients)
-                self.check_chain()
+                self.check_chain_and_state()
                 print(f"round {round_number} ({kind}): {acknowledged} acknowledged, 0 lost, "
                       f"longest time without an acknowledgement {gaps[-1][1]:.2f} s", flush=True)
                 clients.resume()
         finally:
             clients.finish()
         acknowledged = self.check_acknowledged(clients)
-        self.check_chain()
+        self.check_chain_and_state()
+        tx_id, (decision_id, _, _) = next(iter(sorted(clients.acked.items())))
+        for key in (tx_id, decision_id):
+            show = subprocess.run([cluster.VERDICT_BIN, "audit", "show", key, "--postgres",
+                                   self.harness.postgres_url()],
+                                  capture_output=True, text=True, timeout=120)
+            self.assertEqual(show.returncode, 0, show.stderr)
+            self.assertIn(decision_id, show.stdout)
+        self.check_replay_sees_edited_state()
         worst = max(g for _, g in gaps)
         median = statistics.median(g for _, g in gaps)
         report = {"rounds": ROUNDS, "acknowledged": acknowledged, "lost": 0,
