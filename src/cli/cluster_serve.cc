@@ -17,6 +17,7 @@
 #include "cluster/partition_map.h"
 #include "cluster/pg_journal_backend.h"
 #include "cluster/request_forwarder.h"
+#include "cluster/warm_state.h"
 #include "common/json_writer.h"
 #include "common/mutex.h"
 
@@ -54,7 +55,9 @@ struct NodeMetrics {
         stand_downs(m.GetCounter("verdict_cluster_stand_downs_total",
                                  "Times this node stopped deciding (lease, fence or journal).")),
         membership_errors(m.GetCounter("verdict_cluster_membership_errors_total",
-                                       "Membership rounds that failed (etcd unreachable).")) {}
+                                       "Membership rounds that failed (etcd unreachable).")),
+        standby_states(m.GetGauge("verdict_cluster_standby_states",
+                                  "Account states a standby holds ready for a takeover.")) {}
   Gauge* owner;
   Gauge* owned_partitions;
   Gauge* epoch;
@@ -62,6 +65,7 @@ struct NodeMetrics {
   Gauge* takeover_seconds;
   Counter* stand_downs;
   Counter* membership_errors;
+  Gauge* standby_states;
 };
 
 class NodeRuntime {
@@ -71,6 +75,7 @@ class NodeRuntime {
     // An I/O thread's idle step would refer to a journal the node may destroy while the
     // listener lives on: the writer commits instead.
     options_.journal.commit_on_io_thread = false;
+    if (options_.cluster.warm_standby) warm_ = std::make_shared<cluster::WarmState>();
   }
   ~NodeRuntime() { Stop(); }
 
@@ -93,6 +98,8 @@ class NodeRuntime {
   // One pass of RoleLoop.
   void ApplyRole() EXCLUDES(mu_);
   Status BecomeOwner(uint64_t epoch) EXCLUDES(mu_);
+  // A standby's round: its copy of the account states catches up with PostgreSQL.
+  void KeepWarm();
   void StandDown(const std::string& why) EXCLUDES(mu_);
 
   const EngineStackFlags flags_;
@@ -104,6 +111,10 @@ class NodeRuntime {
   std::unique_ptr<HttpServer> server_;
   std::unique_ptr<cluster::EtcdClient> etcd_;
   std::unique_ptr<cluster::ClusterNode> node_;
+  // The standby's copy of the account states (null when [cluster] warm_standby is off) and the
+  // reader it catches up through; the role thread alone uses them.
+  std::shared_ptr<cluster::WarmState> warm_;
+  std::unique_ptr<cluster::PgJournalBackend> warm_reader_;
   std::thread membership_thread_;
   std::thread role_thread_;
 
@@ -337,6 +348,7 @@ void NodeRuntime::ApplyRole() {
     StandDown("journal: " + journal_health.message());
     running = false;
   }
+  if (!running && !owner) KeepWarm();
   if (!running && owner) {
     Status became = BecomeOwner(epoch);
     if (!became.ok()) {
@@ -345,6 +357,20 @@ void NodeRuntime::ApplyRole() {
       last_failure_ = "taking the journal failed: " + became.message();
     }
   }
+}
+
+void NodeRuntime::KeepWarm() {
+  if (!warm_) return;
+  Status caught_up = Status::Ok();
+  if (!warm_reader_) {
+    auto reader = cluster::PgJournalBackend::OpenReadOnly(options_.cluster.postgres, kJournalChain);
+    if (reader.ok()) warm_reader_ = std::move(reader).value();
+    caught_up = reader.status();
+  }
+  // Until the first owner made the schema there is nothing to read: not worth a warning.
+  if (warm_reader_) caught_up = warm_->CatchUp(*warm_reader_);
+  if (!caught_up.ok()) spdlog::debug("cluster: standby copy: {}", caught_up.ToString());
+  node_metrics_.standby_states->Set(static_cast<double>(warm_->size()));
 }
 
 Status NodeRuntime::BecomeOwner(uint64_t epoch) {

@@ -45,7 +45,9 @@ CREATE TABLE IF NOT EXISTS verdict_journal_checkpoints (
   PRIMARY KEY (chain, tree_size));
 CREATE TABLE IF NOT EXISTS verdict_journal_state (
   chain integer NOT NULL, key bytea NOT NULL, value bytea NOT NULL,
+  seq bigint NOT NULL,  -- the last record of the group that wrote it (a standby's catch-up)
   PRIMARY KEY (chain, key));
+CREATE INDEX IF NOT EXISTS verdict_journal_state_by_seq ON verdict_journal_state (chain, seq);
 CREATE TABLE IF NOT EXISTS verdict_journal_data_keys (
   chain integer NOT NULL, id bigint NOT NULL, wrapped bytea NOT NULL,
   PRIMARY KEY (chain, id));
@@ -306,10 +308,11 @@ Status PgJournalBackend::CommitLocked(PgConnection& db, journal::BackendGroup& b
                                     "WHERE s.chain = $1 AND s.key = i.key AND i.erase",
                                     {chain_text_})
                                 .status());
-    VERDICT_RETURN_IF_ERROR(db.Exec("INSERT INTO verdict_journal_state (chain, key, value) "
-                                    "SELECT $1, key, value FROM verdict_state_in WHERE NOT erase "
-                                    "ON CONFLICT (chain, key) DO UPDATE SET value = EXCLUDED.value",
-                                    {chain_text_})
+    VERDICT_RETURN_IF_ERROR(db.Exec("INSERT INTO verdict_journal_state (chain, key, value, seq) "
+                                    "SELECT $1, key, value, $2 FROM verdict_state_in WHERE NOT "
+                                    "erase ON CONFLICT (chain, key) DO UPDATE SET value = "
+                                    "EXCLUDED.value, seq = EXCLUDED.seq",
+                                    {chain_text_, std::to_string(last_seq)})
                                 .status());
   }
   if (group.checkpoint()) {

@@ -25,6 +25,8 @@
 
 namespace verdict::cluster {
 
+class WarmState;
+
 class PgJournalBackend final : public journal::JournalBackend {
  public:
   // Connects, creates the schema if missing and claims chain `chain`'s fence for
@@ -44,6 +46,17 @@ class PgJournalBackend final : public journal::JournalBackend {
   static std::chrono::milliseconds answer_timeout();
   // Every checkpoint of the chain in tree-size order, as stored (the verifier's input).
   Result<std::vector<std::pair<uint64_t, std::string>>> ListCheckpoints() const EXCLUDES(read_mu_);
+
+  // Recovery's ForEachState reads from `warm` (a standby's copy, caught up first) instead of
+  // every row, when it is whole (WarmState::ForEachIfWhole). Set before the journal opens.
+  void UseWarmState(std::shared_ptr<WarmState> warm) { warm_ = std::move(warm); }
+  // The account states written by groups after record `seq`, in (seq, key) order, as
+  // fn(key, value, seq).
+  Status ScanStateSince(uint64_t seq,
+                        const std::function<Status(std::string_view key, std::string_view value,
+                                                   uint64_t seq)>& fn) const EXCLUDES(read_mu_);
+  // How many account states the chain holds.
+  Result<uint64_t> CountState() const EXCLUDES(read_mu_);
 
   std::unique_ptr<journal::BackendGroup> NewGroup() override;
   // One transaction; Ok only once COMMIT returned. kFailedPrecondition "fenced": the fence
@@ -109,6 +122,7 @@ class PgJournalBackend final : public journal::JournalBackend {
   const std::string owner_;
   const uint64_t epoch_;
   const bool read_only_;
+  std::shared_ptr<WarmState> warm_;  // set before use, then read only
 
   Mutex write_mu_;
   std::unique_ptr<PgConnection> writer_ GUARDED_BY(write_mu_);

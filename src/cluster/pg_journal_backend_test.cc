@@ -2,11 +2,13 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <memory>
 #include <string>
 
 #include "cluster/pg_journal_verifier.h"
 #include "cluster/postgres_test_server.h"
+#include "cluster/warm_state.h"
 #include "journal/test_util.h"
 
 namespace verdict::cluster {
@@ -273,6 +275,63 @@ TEST_F(PgJournalBackendTest, BrokenConnectionIsReplaced) {
   EXPECT_TRUE(j->healthy()) << j->health().ToString();
   j.reset();
   EXPECT_TRUE(VerifyChain0().ok);
+}
+
+// Every account state as ForEachState gives it.
+std::map<std::string, std::string> States(const journal::JournalBackend& backend) {
+  std::map<std::string, std::string> states;
+  Status read = backend.ForEachState([&](std::string_view key, std::string_view value) {
+    states.emplace(key, value);
+    return Status::Ok();
+  });
+  EXPECT_TRUE(read.ok()) << read.ToString();
+  return states;
+}
+
+TEST_F(PgJournalBackendTest, WarmStandbyCopyRecoversTheStatesPostgresHolds) {
+  std::unique_ptr<Journal> j = OpenOrDie(Options("n1", 1));
+  ASSERT_NE(j, nullptr);
+  ExpectAllCommitted(WriteEntries(*j, 1, 20));
+  std::unique_ptr<PgJournalBackend> reader = Reader();
+  ASSERT_NE(reader, nullptr);
+  auto warm = std::make_shared<WarmState>();
+  ASSERT_TRUE(warm->CatchUp(*reader).ok());
+  const size_t copied = warm->size();
+  EXPECT_GT(copied, 0u);
+  // After the copy: states updated and accounts new to it.
+  ExpectAllCommitted(WriteEntries(*j, 21, 40));
+  j.reset();
+  const std::map<std::string, std::string> stored = States(*reader);
+  ASSERT_GT(stored.size(), copied);
+
+  // The next owner's recovery reads the warm copy, caught up, and gets what PostgreSQL holds.
+  auto owner = PgJournalBackend::Open(server_.url(), 0, "n2", 2);
+  ASSERT_TRUE(owner.ok()) << owner.status().ToString();
+  (*owner)->UseWarmState(warm);
+  EXPECT_EQ(States(**owner), stored);
+  EXPECT_EQ(warm->size(), stored.size());
+  std::map<std::string, std::string> from_copy;
+  auto whole = warm->ForEachIfWhole(*reader, [&](std::string_view key, std::string_view value) {
+    from_copy.emplace(key, value);
+    return Status::Ok();
+  });
+  ASSERT_TRUE(whole.ok() && *whole);
+  EXPECT_EQ(from_copy, stored);
+
+  // A state erased behind the copy's back: the copy is not whole, and recovery reads every row.
+  auto admin = PgConnection::Connect(server_.url());
+  ASSERT_TRUE(admin.ok());
+  ASSERT_TRUE((*admin)
+                  ->Exec("DELETE FROM verdict_journal_state WHERE key = (SELECT key FROM "
+                         "verdict_journal_state ORDER BY key LIMIT 1)")
+                  .ok());
+  auto not_whole = warm->ForEachIfWhole(
+      *reader, [](std::string_view, std::string_view) { return Status::Ok(); });
+  ASSERT_TRUE(not_whole.ok());
+  EXPECT_FALSE(*not_whole);
+  const std::map<std::string, std::string> after_erase = States(*reader);
+  EXPECT_EQ(after_erase.size(), stored.size() - 1);
+  EXPECT_EQ(States(**owner), after_erase);
 }
 
 TEST_F(PgJournalBackendTest, StatementWithoutAnswerInTimeIsUnavailable) {

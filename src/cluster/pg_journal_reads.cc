@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "cluster/pg_journal_backend.h"
+#include "cluster/warm_state.h"
 #include "journal/envelope.h"
 #include "journal/head.h"
 
@@ -191,8 +192,55 @@ Result<std::optional<std::string>> PgJournalBackend::GetState(std::string_view k
   return BytesOf(rows);
 }
 
+Status PgJournalBackend::ScanStateSince(
+    uint64_t seq,
+    const std::function<Status(std::string_view key, std::string_view value, uint64_t seq)>& fn)
+    const {
+  struct Row {
+    std::string key;
+    std::string value;
+    uint64_t seq = 0;
+  };
+  std::vector<Row> batch;
+  Row after{{}, {}, seq};  // the last row of the previous batch: (seq, key) order
+  for (bool first = true;; first = false) {
+    VERDICT_ASSIGN_OR_RETURN(
+        PgRows rows,
+        first ? Read("SELECT key, value, seq FROM verdict_journal_state WHERE chain = $1 AND "
+                     "seq > $2 ORDER BY seq, key LIMIT $3",
+                     {chain_text_, std::to_string(after.seq), std::to_string(kScanBatch)})
+              : Read("SELECT key, value, seq FROM verdict_journal_state WHERE chain = $1 AND "
+                     "(seq, key) > ($2, $3) ORDER BY seq, key LIMIT $4",
+                     {chain_text_, std::to_string(after.seq), ByteaParam(after.key),
+                      std::to_string(kScanBatch)}));
+    batch.clear();
+    for (int i = 0; i < rows.size(); ++i) {
+      Row row;
+      VERDICT_ASSIGN_OR_RETURN(row.key, DecodeByteaHex(rows.Get(i, 0)));
+      VERDICT_ASSIGN_OR_RETURN(row.value, DecodeByteaHex(rows.Get(i, 1)));
+      VERDICT_ASSIGN_OR_RETURN(row.seq, ParseNumber(rows.Get(i, 2)));
+      batch.push_back(std::move(row));
+    }
+    for (const Row& row : batch) VERDICT_RETURN_IF_ERROR(fn(row.key, row.value, row.seq));
+    if (batch.size() < static_cast<size_t>(kScanBatch)) return Status::Ok();
+    after = std::move(batch.back());
+  }
+}
+
+Result<uint64_t> PgJournalBackend::CountState() const {
+  VERDICT_ASSIGN_OR_RETURN(
+      PgRows rows,
+      Read("SELECT count(*) FROM verdict_journal_state WHERE chain = $1", {chain_text_}));
+  VERDICT_ASSIGN_OR_RETURN(std::optional<uint64_t> count, SeqOf(rows));
+  return count.value_or(0);
+}
+
 Status PgJournalBackend::ForEachState(
     const std::function<Status(std::string_view key, std::string_view value)>& fn) const {
+  if (warm_) {
+    VERDICT_ASSIGN_OR_RETURN(bool whole, warm_->ForEachIfWhole(*this, fn));
+    if (whole) return Status::Ok();
+  }
   std::vector<std::pair<std::string, std::string>> batch;
   std::optional<std::string> after;  // the last key of the previous batch
   for (;;) {

@@ -29,6 +29,7 @@ TEST(ClusterOptionsTest, TableIsReadWithDefaults) {
   EXPECT_EQ(options->cluster.partitions, 16u);
   EXPECT_EQ(options->cluster.lease_seconds, 5);
   EXPECT_EQ(options->cluster.advertise_url, "");
+  EXPECT_TRUE(options->cluster.warm_standby);
 }
 
 TEST(ClusterOptionsTest, BadOrMissingKeysAreNamed) {
@@ -44,6 +45,7 @@ TEST(ClusterOptionsTest, BadOrMissingKeysAreNamed) {
       {std::string(kCluster) + "lease_seconds = 1\n", "cluster.lease_seconds"},
       {std::string(kCluster) + "owner = \"x\"\n", "cluster.owner"},
       {"cluster = 3\n", "cluster"},
+      {std::string(kCluster) + "warm_standby = 1\n", "cluster.warm_standby"},
   };
   for (const Case& c : cases) {
     auto options = ParseEngineOptions(c.toml, "t.toml");

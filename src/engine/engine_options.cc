@@ -423,6 +423,7 @@ Status ReadCluster(TableReader& r, EngineOptions* o) {
   VERDICT_RETURN_IF_ERROR(r.Integer("partitions", &c.partitions, 1, 65'536));
   VERDICT_RETURN_IF_ERROR(r.Integer("lease_seconds", &c.lease_seconds, 2, 600));
   VERDICT_RETURN_IF_ERROR(r.String("advertise_url", &c.advertise_url));
+  VERDICT_RETURN_IF_ERROR(r.Boolean("warm_standby", &c.warm_standby));
   return r.RejectUnknown();
 }
 

@@ -65,6 +65,9 @@ struct ClusterSettings {
   int64_t lease_seconds = 5;
   // Where other nodes forward requests to this one; empty: http://<listen address>:<port>.
   std::string advertise_url;
+  // A standby keeps a copy of the account states, caught up every round, so that taking over
+  // reads only what changed since (cluster::WarmState); false: it reads every state then.
+  bool warm_standby = true;
 };
 
 struct EngineOptions {
