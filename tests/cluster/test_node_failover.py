@@ -230,24 +230,40 @@ class NodeFailoverTest(unittest.TestCase):
 
     # --- the checks ------------------------------------------------------------------------
     def check_acknowledged(self, clients):
+        """Every acknowledged decision reads back from each node with the outcome and score it
+        was acknowledged with, and its transaction id names exactly that decision."""
         with clients.lock:
             acked = dict(clients.acked)
-        urls = [n["url"] for n in self.harness.state["nodes"]]
         lost = []
-        for i, (tx_id, (decision_id, outcome, score)) in enumerate(sorted(acked.items())):
-            url = urls[i % len(urls)]
-            status, raw = request(url, "GET", f"/v1/decisions/{decision_id}")
-            if status != 200:
-                lost.append((tx_id, decision_id, status))
-                continue
-            stored = json.loads(raw)
-            self.assertEqual((stored["outcome"], stored["score"]), (outcome, score), tx_id)
-            status, raw = request(url, "GET", f"/v1/transactions/{tx_id}/decision")
-            self.assertEqual(status, 200, raw)
-            self.assertEqual(json.loads(raw)["decision_id"], decision_id,
-                             f"{tx_id} names another decision than the acknowledged one")
+        for node in self.harness.state["nodes"]:
+            for tx_id, (decision_id, outcome, score) in sorted(acked.items()):
+                status, raw = request(node["url"], "GET", f"/v1/decisions/{decision_id}")
+                if status != 200:
+                    lost.append((node["id"], tx_id, decision_id, status))
+                    continue
+                stored = json.loads(raw)
+                self.assertEqual((stored["outcome"], stored["score"]), (outcome, score), tx_id)
+                status, raw = request(node["url"], "GET", f"/v1/transactions/{tx_id}/decision")
+                self.assertEqual(status, 200, raw)
+                self.assertEqual(json.loads(raw)["decision_id"], decision_id,
+                                 f"{tx_id} names another decision than the acknowledged one")
         self.assertEqual(lost, [], "acknowledged decisions not found")
         return len(acked)
+
+    def check_one_decision_per_transaction(self):
+        """The whole journal, exported from PostgreSQL, holds no transaction id twice."""
+        export = self.audit("export")
+        self.assertEqual(export.returncode, 0, export.stderr)
+        seen = {}
+        for line in export.stdout.splitlines():
+            record = json.loads(line)
+            if record["kind"] == "decision":
+                key = (record["tenant"], record["transaction_id"])
+                seen[key] = seen.get(key, 0) + 1
+        self.assertGreater(len(seen), 0)
+        twice = {tx: n for tx, n in seen.items() if n > 1}
+        self.assertEqual(twice, {}, "transaction ids with more than one decision")
+        return len(seen)
 
     def audit(self, command):
         return subprocess.run([cluster.VERDICT_BIN, "audit", command, "--postgres",
@@ -263,6 +279,7 @@ class NodeFailoverTest(unittest.TestCase):
         replay = self.audit("replay")
         self.assertEqual(replay.returncode, 0, replay.stdout + replay.stderr)
         self.assertIn("account states match", replay.stdout)
+        self.check_one_decision_per_transaction()
 
     def check_replay_sees_edited_state(self):
         """The state check can fail: one account's stored state edited is reported."""
