@@ -296,8 +296,23 @@ class NodeFailoverTest(unittest.TestCase):
         self.assertEqual(replay.returncode, 1, replay.stdout + replay.stderr)
         self.assertIn("account states differ", replay.stdout)
 
+    def check_idempotency_across_nodes(self):
+        """A transaction sent again through the other node gets the stored decision; the same
+        id with another input is a 409 conflict, as on a single node."""
+        first, second = (n["url"] for n in self.harness.state["nodes"])
+        body = transaction("idem-1", "ACC-1", "ACC-2", 500)
+        status, raw = request(first, "POST", "/v1/decisions", body)
+        self.assertEqual(status, 200, raw)
+        decision_id = json.loads(raw)["decision_id"]
+        status, raw = request(second, "POST", "/v1/decisions", body)
+        self.assertEqual(status, 200, raw)
+        self.assertEqual(json.loads(raw)["decision_id"], decision_id)
+        status, raw = request(second, "POST", "/v1/decisions", dict(body, amount="501.00"))
+        self.assertEqual(status, 409, raw)
+
     def test_failover_rounds_lose_nothing_acknowledged(self):
         owner = self.wait_for_owner_and_follower("an owner and a follower")
+        self.check_idempotency_across_nodes()
         clients = LoadClients([n["url"] for n in self.harness.state["nodes"]])
         clients.start()
         gaps = []
