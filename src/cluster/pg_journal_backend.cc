@@ -47,7 +47,7 @@ CREATE TABLE IF NOT EXISTS verdict_journal_state (
   chain integer NOT NULL, key bytea NOT NULL, value bytea NOT NULL,
   seq bigint NOT NULL,  -- the last record of the group that wrote it (a standby's catch-up)
   PRIMARY KEY (chain, key));
-CREATE INDEX IF NOT EXISTS verdict_journal_state_by_seq ON verdict_journal_state (chain, seq);
+CREATE INDEX IF NOT EXISTS verdict_journal_state_by_seq ON verdict_journal_state (chain, seq, key);
 CREATE TABLE IF NOT EXISTS verdict_journal_data_keys (
   chain integer NOT NULL, id bigint NOT NULL, wrapped bytea NOT NULL,
   PRIMARY KEY (chain, id));
