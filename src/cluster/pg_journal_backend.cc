@@ -134,6 +134,7 @@ Result<std::unique_ptr<PgJournalBackend>> PgJournalBackend::Open(const std::stri
   std::unique_ptr<PgJournalBackend> backend(
       new PgJournalBackend(url, chain, std::string(owner), epoch, /*read_only=*/false));
   VERDICT_RETURN_IF_ERROR(backend->CreateSchemaAndClaim());
+  VERDICT_RETURN_IF_ERROR(backend->LoadTransactionKeys());
   return backend;
 }
 
@@ -252,8 +253,16 @@ Status PgJournalBackend::CommitGroup(journal::BackendGroup& group, uint64_t firs
     }
     const bool connection_lost =
         !status.ok() && (!db.ok() ? status.code() == StatusCode::kUnavailable : (*db)->broken());
-    if (status.ok() || commit_sent || !connection_lost ||
-        std::chrono::steady_clock::now() >= give_up) {
+    if (status.ok()) {
+      MutexLock txn_lock(txn_mu_);
+      if (known_txns_) {
+        for (const std::string& key : static_cast<PgJournalGroup&>(group).txn_keys()) {
+          known_txns_->Insert(key);
+        }
+      }
+      return status;
+    }
+    if (commit_sent || !connection_lost || std::chrono::steady_clock::now() >= give_up) {
       return status;
     }
     if (attempt == 0)

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "cluster/pg_connection.h"
+#include "cluster/txn_key_set.h"
 #include "common/mutex.h"
 #include "common/result.h"
 #include "journal/journal_backend.h"
@@ -110,6 +111,9 @@ class PgJournalBackend final : public journal::JournalBackend {
   Status CommitLocked(PgConnection& db, journal::BackendGroup& group, uint64_t first_seq,
                       uint64_t last_seq, bool* commit_sent) REQUIRES(write_mu_);
   Status CheckWritable() const;
+  // Reads every transaction key of the chain into known_txns_ (a writer, once it holds the
+  // fence: no other writer adds keys afterwards).
+  Status LoadTransactionKeys() EXCLUDES(txn_mu_, read_mu_);
   // One statement on the reader; the rows.
   Result<PgRows> Read(std::string_view sql, const std::vector<std::string>& params) const
       EXCLUDES(read_mu_);
@@ -123,6 +127,11 @@ class PgJournalBackend final : public journal::JournalBackend {
   const uint64_t epoch_;
   const bool read_only_;
   std::shared_ptr<WarmState> warm_;  // set before use, then read only
+
+  // A writer's transaction keys (every one its chain holds), so that FindByTransaction asks
+  // PostgreSQL only about a key it may hold; none for a reader (it always asks).
+  mutable Mutex txn_mu_;
+  std::unique_ptr<TxnKeySet> known_txns_ GUARDED_BY(txn_mu_);
 
   Mutex write_mu_;
   std::unique_ptr<PgConnection> writer_ GUARDED_BY(write_mu_);

@@ -10,6 +10,7 @@ void PgJournalGroup::Clear() {
   entries_.clear();
   decisions_.clear();
   transactions_.clear();
+  txn_keys_.clear();
   accounts_.clear();
   state_count_ = 0;
   last_write_.clear();
@@ -40,6 +41,7 @@ void PgJournalGroup::AddRecord(uint64_t seq, std::string_view stored_entry,
                                                id.bytes.size()));
   decisions_.append("\t").append(seq_text).push_back('\n');
   AppendCopyBytea(transactions_, txn_key);
+  txn_keys_.emplace_back(txn_key);
   transactions_.append("\t").append(chain_prefix_).append(seq_text).push_back('\n');
   const std::vector<std::string>& accounts = record.accounts;
   for (auto account = accounts.begin(); account != accounts.end(); ++account) {

@@ -34,6 +34,8 @@ class PgJournalGroup final : public journal::BackendGroup {
   const std::string& entries() const { return entries_; }
   const std::string& decisions() const { return decisions_; }
   const std::string& transactions() const { return transactions_; }
+  // The group's transaction keys (its decisions'), as given to AddRecord.
+  const std::vector<std::string>& txn_keys() const { return txn_keys_; }
   const std::string& accounts() const { return accounts_; }
   // The state writes as COPY rows (key, value, erase) with one row per key: the last write of a
   // key in the group decides, as applying them in order would. Empty when there are none.
@@ -48,6 +50,7 @@ class PgJournalGroup final : public journal::BackendGroup {
   std::string entries_;
   std::string decisions_;
   std::string transactions_;
+  std::vector<std::string> txn_keys_;
   std::string accounts_;
   // State writes in the order added; the first state_count_ are this group's (the rest are
   // kept for their buffers).

@@ -14,6 +14,8 @@ namespace verdict::cluster {
 namespace {
 
 constexpr int kScanBatch = 512;
+// Transaction keys are small: a writer reads them in larger batches at open.
+constexpr int kKeyBatch = 8192;
 
 Result<uint64_t> ParseNumber(std::string_view text) {
   uint64_t value = 0;
@@ -121,8 +123,36 @@ Result<std::optional<uint64_t>> PgJournalBackend::FindByDecisionId(const Uuid& d
   return SeqOf(rows);
 }
 
+Status PgJournalBackend::LoadTransactionKeys() {
+  auto keys = std::make_unique<TxnKeySet>();
+  std::optional<std::string> after;  // the last key of the previous batch
+  for (;;) {
+    VERDICT_ASSIGN_OR_RETURN(
+        PgRows rows,
+        after ? Read("SELECT txn_key FROM verdict_journal_by_transaction WHERE chain = $1 AND "
+                     "txn_key > $2 ORDER BY txn_key LIMIT $3",
+                     {chain_text_, ByteaParam(*after), std::to_string(kKeyBatch)})
+              : Read("SELECT txn_key FROM verdict_journal_by_transaction WHERE chain = $1 "
+                     "ORDER BY txn_key LIMIT $2",
+                     {chain_text_, std::to_string(kKeyBatch)}));
+    for (int i = 0; i < rows.size(); ++i) {
+      VERDICT_ASSIGN_OR_RETURN(std::string key, DecodeByteaHex(rows.Get(i, 0)));
+      keys->Insert(key);
+      if (i + 1 == rows.size()) after = std::move(key);
+    }
+    if (rows.size() < kKeyBatch) break;
+  }
+  MutexLock lock(txn_mu_);
+  known_txns_ = std::move(keys);
+  return Status::Ok();
+}
+
 Result<std::optional<uint64_t>> PgJournalBackend::FindByTransaction(
     std::string_view txn_key) const {
+  {
+    MutexLock lock(txn_mu_);
+    if (known_txns_ && !known_txns_->MayContain(txn_key)) return std::optional<uint64_t>();
+  }
   // The key is unique across the cluster; a record of another chain is not this chain's to
   // read (its commit refuses a duplicate all the same).
   VERDICT_ASSIGN_OR_RETURN(
