@@ -167,6 +167,18 @@ Status PgConnection::ExecScript(std::string_view sql) {
   return Status::Ok();
 }
 
+Result<PgRows> PgConnection::Query(std::string_view script) {
+  const std::string text(script);
+  pg_result* result = PQsendQuery(conn_, text.c_str()) == 1 ? TakeResults() : nullptr;
+  const ExecStatusType status = result ? PQresultStatus(result) : PGRES_FATAL_ERROR;
+  if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
+    Status error = ErrorOf(result, text.substr(0, 60));
+    if (result) PQclear(result);
+    return error;
+  }
+  return PgRows(result);
+}
+
 Status PgConnection::CopyIn(std::string_view copy_sql, std::string_view data) {
   const std::string statement(copy_sql);
   pg_result* started = PQsendQuery(conn_, statement.c_str()) == 1 ? TakeResults() : nullptr;
@@ -194,6 +206,15 @@ void AppendCopyBytea(std::string& out, std::string_view bytes) {
     out.push_back(kHex[c >> 4]);
     out.push_back(kHex[c & 15]);
   }
+}
+
+void AppendSqlBytea(std::string& out, std::string_view bytes) {
+  out.append("'\\x");
+  for (unsigned char c : bytes) {
+    out.push_back(kHex[c >> 4]);
+    out.push_back(kHex[c & 15]);
+  }
+  out.push_back('\'');
 }
 
 std::string ByteaParam(std::string_view bytes) {

@@ -59,6 +59,9 @@ class PgConnection {
   Result<PgRows> Exec(std::string_view sql, const std::vector<std::string>& params = {});
   // Runs statements separated by semicolons, without parameters (a schema).
   Status ExecScript(std::string_view sql);
+  // Runs statements separated by semicolons in one round trip (the simple query protocol);
+  // the last statement's rows, or the first error (the statements after it do not run).
+  Result<PgRows> Query(std::string_view script);
   // COPY ... FROM STDIN with `data` in COPY's text format, inside the current transaction.
   Status CopyIn(std::string_view copy_sql, std::string_view data);
   // True after a transport failure: the connection is unusable.
@@ -83,6 +86,8 @@ class PgConnection {
 // text result ("\x0a1b...").
 void AppendCopyBytea(std::string& out, std::string_view bytes);
 Result<std::string> DecodeByteaHex(std::string_view text);
+// A bytea literal for a statement's text: '\x' + hex (hex digits only: nothing to escape).
+void AppendSqlBytea(std::string& out, std::string_view bytes);
 // A bytea parameter in text format: "\x" + hex.
 std::string ByteaParam(std::string_view bytes);
 

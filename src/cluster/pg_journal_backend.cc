@@ -67,11 +67,6 @@ constexpr std::chrono::milliseconds kReconnectWindow(60'000);
 constexpr std::chrono::milliseconds kReconnectPause(200);
 constexpr std::string_view kSessionSettings =
     "SET statement_timeout = '15s'; SET idle_in_transaction_session_timeout = '60s'";
-// The writer stages a group's state writes here, then applies them with one DELETE and one
-// INSERT … ON CONFLICT.
-constexpr std::string_view kWriterSettings =
-    "CREATE TEMPORARY TABLE IF NOT EXISTS verdict_state_in "
-    "(key bytea NOT NULL, value bytea NOT NULL, erase boolean NOT NULL) ON COMMIT DELETE ROWS";
 
 Result<uint64_t> ParseSeq(std::string_view text) {
   uint64_t value = 0;
@@ -159,7 +154,6 @@ Result<PgConnection*> PgJournalBackend::WriterLocked() {
     VERDICT_ASSIGN_OR_RETURN(std::unique_ptr<PgConnection> db,
                              PgConnection::Connect(url_, kAnswerTimeout));
     VERDICT_RETURN_IF_ERROR(db->ExecScript(kSessionSettings));
-    VERDICT_RETURN_IF_ERROR(db->ExecScript(kWriterSettings));
     writer_ = std::move(db);
   }
   return writer_.get();
@@ -277,13 +271,12 @@ Status PgJournalBackend::CommitGroup(journal::BackendGroup& group, uint64_t firs
 Status PgJournalBackend::CommitLocked(PgConnection& db, journal::BackendGroup& base,
                                       uint64_t first_seq, uint64_t last_seq, bool* commit_sent) {
   // Every group comes from NewGroup.
-  PgJournalGroup& group = static_cast<PgJournalGroup&>(base);
-  VERDICT_RETURN_IF_ERROR(db.Exec("BEGIN").status());
-  // The fence: the row lock orders this group against a claim, which then waits for it.
-  VERDICT_ASSIGN_OR_RETURN(PgRows fence, db.Exec("SELECT epoch, owner, head_seq FROM "
-                                                 "verdict_partitions WHERE partition = $1 "
-                                                 "FOR UPDATE",
-                                                 {chain_text_}));
+  const PgJournalGroup& group = static_cast<PgJournalGroup&>(base);
+  // Two round trips. The first takes the fence: the row lock orders this group against a
+  // claim, which then waits for it.
+  VERDICT_ASSIGN_OR_RETURN(PgRows fence, db.Query("BEGIN; SELECT epoch, owner, head_seq FROM "
+                                                  "verdict_partitions WHERE partition = " +
+                                                  chain_text_ + " FOR UPDATE"));
   if (fence.size() != 1) return Internal("postgres: no fence row for chain " + chain_text_);
   const std::string epoch = std::to_string(epoch_);
   if (fence.Get(0, 0) != epoch || fence.Get(0, 1) != owner_) {
@@ -298,52 +291,40 @@ Status PgJournalBackend::CommitLocked(PgConnection& db, journal::BackendGroup& b
     return Internal("chain " + chain_text_ + ": group from record " + std::to_string(first_seq) +
                     " does not continue the head at " + std::to_string(head_seq));
   }
-  const auto copy = [&db](std::string_view sql, const std::string& rows) {
-    return rows.empty() ? Status::Ok() : db.CopyIn(sql, rows);
-  };
-  VERDICT_RETURN_IF_ERROR(
-      copy("COPY verdict_journal_entries (chain, seq, entry) FROM STDIN", group.entries()));
-  VERDICT_RETURN_IF_ERROR(copy(
-      "COPY verdict_journal_by_decision (chain, decision_id, seq) FROM STDIN", group.decisions()));
-  VERDICT_RETURN_IF_ERROR(
-      copy("COPY verdict_journal_by_transaction (txn_key, chain, seq) FROM STDIN",
-           group.transactions()));
-  VERDICT_RETURN_IF_ERROR(
-      copy("COPY verdict_journal_by_account (chain, tenant, account, seq) FROM STDIN",
-           group.accounts()));
-  if (const std::string& state = group.StateRows(); !state.empty()) {
-    VERDICT_RETURN_IF_ERROR(copy("COPY verdict_state_in (key, value, erase) FROM STDIN", state));
-    VERDICT_RETURN_IF_ERROR(db.Exec("DELETE FROM verdict_journal_state s USING verdict_state_in i "
-                                    "WHERE s.chain = $1 AND s.key = i.key AND i.erase",
-                                    {chain_text_})
-                                .status());
-    VERDICT_RETURN_IF_ERROR(db.Exec("INSERT INTO verdict_journal_state (chain, key, value, seq) "
-                                    "SELECT $1, key, value, $2 FROM verdict_state_in WHERE NOT "
-                                    "erase ON CONFLICT (chain, key) DO UPDATE SET value = "
-                                    "EXCLUDED.value, seq = EXCLUDED.seq",
-                                    {chain_text_, std::to_string(last_seq)})
-                                .status());
-  }
+  // The second writes the whole group, moves the head and commits.
+  std::string& sql = commit_sql_;
+  sql.clear();
+  group.AppendStatements(last_seq, sql);
   if (group.checkpoint()) {
-    VERDICT_RETURN_IF_ERROR(
-        db.Exec("INSERT INTO verdict_journal_checkpoints (chain, tree_size, checkpoint) "
-                "VALUES ($1, $2, $3) "
-                "ON CONFLICT (chain, tree_size) DO UPDATE SET checkpoint = EXCLUDED.checkpoint",
-                {chain_text_, std::to_string(group.checkpoint_size()),
-                 ByteaParam(*group.checkpoint())})
-            .status());
+    sql.append("INSERT INTO verdict_journal_checkpoints (chain, tree_size, checkpoint) VALUES (")
+        .append(chain_text_)
+        .append(",")
+        .append(std::to_string(group.checkpoint_size()))
+        .push_back(',');
+    AppendSqlBytea(sql, *group.checkpoint());
+    sql.append(
+        ") ON CONFLICT (chain, tree_size) DO UPDATE SET checkpoint = EXCLUDED.checkpoint;\n");
   }
   if (const std::optional<journal::JournalHead>& head = group.head()) {
-    VERDICT_RETURN_IF_ERROR(
-        db.Exec("UPDATE verdict_partitions SET head_seq = $2, head_hash = $3, journal_head = $4 "
-                "WHERE partition = $1",
-                {chain_text_, std::to_string(head->last_seq),
-                 ByteaParam(journal::AsBytes(head->last_hash)),
-                 ByteaParam(journal::EncodeHead(*head))})
-            .status());
+    sql.append("UPDATE verdict_partitions SET head_seq = ")
+        .append(std::to_string(head->last_seq))
+        .append(", head_hash = ");
+    AppendSqlBytea(sql, journal::AsBytes(head->last_hash));
+    sql.append(", journal_head = ");
+    AppendSqlBytea(sql, journal::EncodeHead(*head));
+    sql.append(" WHERE partition = ").append(chain_text_).append(";\n");
   }
+  sql.append("COMMIT");
   *commit_sent = true;
-  if (Result<PgRows> committed = db.Exec("COMMIT"); !committed.ok()) {
+  Result<PgRows> committed = db.Query(sql);
+  if (!committed.ok()) {
+    // An error the server answered (a duplicate transaction key, a statement refused) stopped
+    // the script before its COMMIT, or the COMMIT itself failed: nothing was committed. Only a
+    // connection lost before the answer leaves the outcome unknown.
+    if (!db.broken()) {
+      *commit_sent = false;
+      return committed.status();
+    }
     return Status(StatusCode::kUnavailable,
                   "outcome of the commit unknown: " + committed.status().message());
   }

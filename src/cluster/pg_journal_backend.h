@@ -135,6 +135,7 @@ class PgJournalBackend final : public journal::JournalBackend {
 
   Mutex write_mu_;
   std::unique_ptr<PgConnection> writer_ GUARDED_BY(write_mu_);
+  std::string commit_sql_ GUARDED_BY(write_mu_);  // a group's statements; kept for its buffer
   mutable Mutex read_mu_;
   mutable std::unique_ptr<PgConnection> reader_ GUARDED_BY(read_mu_);
 };

@@ -1,7 +1,8 @@
-// PgJournalGroup: one group commit's writes for PgJournalBackend, buffered as rows in COPY's
-// text format (entries, the decision-id, transaction and account indexes) plus the account
-// state writes, checkpoint and head, so the commit sends each table in one COPY. Buffers are
-// kept across Clear. Not thread-safe: one thread builds or commits it at a time.
+// PgJournalGroup: one group commit's writes for PgJournalBackend, buffered as the rows of
+// INSERT statements (entries, the decision-id, transaction and account indexes; values are
+// numbers and bytea hex literals, nothing a record could escape from) plus the account state
+// writes, checkpoint and head, so that the commit sends the whole group in one round trip.
+// Buffers are kept across Clear. Not thread-safe: one thread builds or commits it at a time.
 #pragma once
 
 #include <cstddef>
@@ -19,7 +20,7 @@ namespace verdict::cluster {
 
 class PgJournalGroup final : public journal::BackendGroup {
  public:
-  explicit PgJournalGroup(uint32_t chain) : chain_prefix_(std::to_string(chain) + "\t") {}
+  explicit PgJournalGroup(uint32_t chain) : chain_text_(std::to_string(chain)) {}
 
   void Clear() override;
   void AddRecord(uint64_t seq, std::string_view stored_entry, const journal::JournalRecord& record,
@@ -29,24 +30,18 @@ class PgJournalGroup final : public journal::BackendGroup {
   void SetHead(const journal::JournalHead& head) override;
   size_t ByteSize() const override;
 
-  // COPY rows: (chain, seq, entry), (chain, decision_id, seq), (txn_key, chain, seq),
-  // (chain, tenant, account, seq).
-  const std::string& entries() const { return entries_; }
-  const std::string& decisions() const { return decisions_; }
-  const std::string& transactions() const { return transactions_; }
+  // Appends the statements that store the group's records, indexes and account states (the
+  // states stamped with `last_seq`, for a standby's catch-up), each ending in ";\n".
+  void AppendStatements(uint64_t last_seq, std::string& sql) const;
   // The group's transaction keys (its decisions'), as given to AddRecord.
   const std::vector<std::string>& txn_keys() const { return txn_keys_; }
-  const std::string& accounts() const { return accounts_; }
-  // The state writes as COPY rows (key, value, erase) with one row per key: the last write of a
-  // key in the group decides, as applying them in order would. Empty when there are none.
-  const std::string& StateRows();
   const std::optional<std::string>& checkpoint() const { return checkpoint_; }
   uint64_t checkpoint_size() const { return checkpoint_size_; }
   // The chain's head after the group; none for a group without records.
   const std::optional<journal::JournalHead>& head() const { return head_; }
 
  private:
-  const std::string chain_prefix_;  // "<chain>\t"
+  const std::string chain_text_;
   std::string entries_;
   std::string decisions_;
   std::string transactions_;
@@ -56,8 +51,6 @@ class PgJournalGroup final : public journal::BackendGroup {
   // kept for their buffers).
   std::vector<journal::StateUpdate> state_;
   size_t state_count_ = 0;
-  std::unordered_map<std::string_view, size_t> last_write_;
-  std::string state_rows_;
   std::optional<std::string> checkpoint_;
   uint64_t checkpoint_size_ = 0;
   std::optional<journal::JournalHead> head_;
