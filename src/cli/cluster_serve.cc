@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <memory>
 #include <optional>
@@ -111,6 +112,8 @@ class NodeRuntime {
   std::unique_ptr<HttpServer> server_;
   std::unique_ptr<cluster::EtcdClient> etcd_;
   std::unique_ptr<cluster::ClusterNode> node_;
+  // node_ once it has joined: the listener answers before then (the request threads read this).
+  std::atomic<cluster::ClusterNode*> joined_{nullptr};
   // The standby's copy of the account states (null when [cluster] warm_standby is off) and the
   // reader it catches up through; the role thread alone uses them.
   std::shared_ptr<cluster::WarmState> warm_;
@@ -165,6 +168,7 @@ Status NodeRuntime::Start(const std::function<void(uint16_t)>& on_listening) {
     auto joined = cluster::ClusterNode::Join(*etcd_, SystemClock::Instance(), node_options);
     if (joined.ok()) {
       node_ = std::move(joined).value();
+      joined_.store(node_.get(), std::memory_order_release);
       break;
     }
     if (joined.status().code() != StatusCode::kAlreadyExists ||
@@ -218,10 +222,15 @@ std::shared_ptr<EngineStack> NodeRuntime::ActiveStack() const {
 }
 
 void NodeRuntime::Dispatch(HttpRequest&& request, Responder respond) {
+  cluster::ClusterNode* node = joined_.load(std::memory_order_acquire);
+  if (node == nullptr) {
+    respond(UnavailableResponse("this node is joining the cluster"));
+    return;
+  }
   if (std::shared_ptr<EngineStack> stack = ActiveStack()) {
     // The map may have moved, or the lease lapsed, since the engine started: answer nothing
     // the journal's fence would refuse anyway.
-    if (!node_->MayServe(kJournalPartition)) {
+    if (!node->MayServe(kJournalPartition)) {
       respond(UnavailableResponse("this node no longer owns the journal (lease lost or moved)"));
       return;
     }
@@ -236,7 +245,7 @@ void NodeRuntime::Dispatch(HttpRequest&& request, Responder respond) {
     respond(std::move(response));
     return;
   }
-  std::optional<std::string> owner = node_->OwnerUrl(kJournalPartition);
+  std::optional<std::string> owner = node->OwnerUrl(kJournalPartition);
   if (!owner) {
     respond(UnavailableResponse("no live node owns the journal yet"));
     return;
@@ -250,16 +259,20 @@ void NodeRuntime::AnswerReady(Responder respond) {
   std::string reason;
   bool ready = false;
   std::string role = "follower";
-  if (std::shared_ptr<EngineStack> stack = ActiveStack()) {
+  cluster::ClusterNode* node = joined_.load(std::memory_order_acquire);
+  // An engine runs only once the node has joined.
+  if (std::shared_ptr<EngineStack> stack = node ? ActiveStack() : nullptr) {
     role = "owner";
     ready = stack->engine->Ready(&reason);
-    if (ready && !node_->MayServe(kJournalPartition)) {
+    if (ready && !node->MayServe(kJournalPartition)) {
       ready = false;
       reason = "lease lost or journal moved: stopping";
     }
-  } else if (!node_->lease_held()) {
+  } else if (node == nullptr) {
+    reason = "joining the cluster";
+  } else if (!node->lease_held()) {
     reason = "cluster lease not held (etcd unreachable?)";
-  } else if (node_->OwnerUrl(kJournalPartition)) {
+  } else if (node->OwnerUrl(kJournalPartition)) {
     ready = true;  // it answers by forwarding
   } else {
     MutexLock lock(mu_);

@@ -194,8 +194,9 @@ class NodeFailoverTest(unittest.TestCase):
 
     def postgres_leader(self):
         members = self.harness.patroni_members()
-        name = next(m["name"] for m in members if m["role"] == "leader")
-        return next(m for m in self.harness.state["postgres"] if m["name"] == name)
+        name = next((m["name"] for m in members if m["role"] == "leader"), None)
+        # None while no member leads (between the old leader's death and the promotion).
+        return next((m for m in self.harness.state["postgres"] if m["name"] == name), None)
 
     # --- the rounds ------------------------------------------------------------------------
     def kill_owner(self, owner_id):
@@ -221,7 +222,8 @@ class NodeFailoverTest(unittest.TestCase):
         os.kill(leader["pid"], signal.SIGKILL)
         os.kill(postmaster, signal.SIGKILL)
         cluster.wait_until("a new PostgreSQL primary",
-                           lambda: self.postgres_leader()["name"] != leader["name"], 120)
+                           lambda: (self.postgres_leader() or leader)["name"] != leader["name"],
+                           120)
         self.harness.start_postgres_member(leader)
         cluster.wait_until("the old primary rejoining", self.harness.postgres_ready, 180)
 
