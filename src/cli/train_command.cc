@@ -94,8 +94,11 @@ int RunTrain(TrainFlags& flags) {
   }
   if (r.holdout_accounts) {
     const auto& a = *r.holdout_accounts;
-    std::printf("hold-out accounts at %.2f%% flagged: recall %.4f (%zu of %zu), precision %.4f\n",
-                100 * a.flag_rate, a.recall, a.detected, a.fraud_accounts, a.precision);
+    std::printf(
+        "hold-out accounts at %.2f%% flagged: recall %.4f (%zu of %zu), precision %.4f; "
+        "average precision %.4f\n",
+        100 * a.flag_rate, a.recall, a.detected, a.fraud_accounts, a.precision,
+        a.average_precision);
   }
   std::printf("features %.1f s, training %.1f s\n", r.features_seconds, r.training_seconds);
   return 0;

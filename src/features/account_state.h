@@ -1,6 +1,6 @@
-// AccountState: what verdict remembers of one account (recent events, buckets, peers, EW stats
-// per side; cycle paths), as an 8-byte handle to ONE heap block (72-byte header + seven arrays
-// back to back). Value type (deep copies); not thread-safe (the stripe lock guards it).
+// AccountState: what verdict remembers of one account (per side: recent events, buckets, peers,
+// EW stats; cycle paths; counterparty risk) as an 8-byte handle to ONE heap block (80-byte header,
+// seven arrays). Value type (deep copies); not thread-safe (the stripe lock guards it).
 #pragma once
 
 #include <cstddef>
@@ -90,8 +90,13 @@ struct StateHeader {
   // paths[0, two_hop_count): 2-hop predecessors (X→Y→this); the rest: 3-hop. Each part by hash.
   uint16_t two_hop_count = 0;
   uint32_t capacity = 0;  // bytes for elements after the header
+  // Counterparty risk (counterparty_risk.h), as of risk_s (Unix seconds): the account's fading
+  // count of unusual transfers, and the highest such count of a counterparty.
+  float unusual = 0;
+  float peer_unusual = 0;
+  uint32_t risk_s = 0;
 };
-static_assert(sizeof(StateHeader) == 72);
+static_assert(sizeof(StateHeader) == 80);
 static_assert(sizeof(RecentEvent) == kElementSize[kOutRecent]);
 static_assert(sizeof(WindowBucket) == kElementSize[kOutBuckets]);
 static_assert(sizeof(PathEntry) == kElementSize[kPaths]);

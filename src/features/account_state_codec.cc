@@ -8,7 +8,10 @@ namespace verdict {
 
 namespace {
 
-constexpr uint8_t kVersion = 1;
+// Version 2 (features-3) appends the counterparty-risk levels; version 1 still decodes, with
+// those levels 0 (a state written before they existed).
+constexpr uint8_t kVersion = 2;
+constexpr uint8_t kVersionWithoutRisk = 1;
 constexpr uint64_t kMaxEntries = 4096;
 static_assert(kMaxEntries <= kMaxArrayEntries);
 
@@ -190,6 +193,10 @@ std::string EncodeAccountState(const AccountState& state) {
     w.Fixed(p.hash, 4);
     w.Fixed(p.start_s, 4);
   }
+  const StateHeader& h = state.header();
+  w.Float(h.unusual);
+  w.Float(h.peer_unusual);
+  w.Fixed(h.risk_s, 4);
   return w.Take();
 }
 
@@ -198,7 +205,7 @@ Result<AccountState> DecodeAccountState(std::string_view bytes) {
   AccountState state;
   uint8_t version;
   if (!r.U8(&version)) return Corrupt("empty");
-  if (version != kVersion) return Corrupt("unknown version");
+  if (version != kVersion && version != kVersionWithoutRisk) return Corrupt("unknown version");
   int64_t first_seen_us, last_seen_us;
   if (!r.Signed(&first_seen_us) || !r.Signed(&last_seen_us)) return Corrupt("truncated header");
   if (first_seen_us > last_seen_us) return Corrupt("first seen after last seen");
@@ -218,6 +225,18 @@ Result<AccountState> DecodeAccountState(std::string_view bytes) {
     paths.PushBack(PathEntry{static_cast<uint32_t>(hash), static_cast<uint32_t>(start)});
   }
   state.set_two_hop_count(static_cast<uint32_t>(two_hop));
+  if (version == kVersion) {
+    float unusual, peer_unusual;
+    uint64_t risk_s;
+    if (!r.Float(&unusual) || !r.Float(&peer_unusual) || !r.Fixed(&risk_s, 4)) {
+      return Corrupt("truncated risk levels");
+    }
+    if (unusual < 0 || peer_unusual < 0) return Corrupt("negative risk level");
+    StateHeader& h = state.mutable_header();
+    h.unusual = unusual;
+    h.peer_unusual = peer_unusual;
+    h.risk_s = static_cast<uint32_t>(risk_s);
+  }
   if (!r.done()) return Corrupt("trailing bytes");
   return state;
 }

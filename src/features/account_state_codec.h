@@ -11,7 +11,7 @@
 
 namespace verdict {
 
-// Format version 1 (docs/features.md, "State encoding").
+// Format version 2 (docs/features.md, "State encoding"); version 1 decodes too.
 std::string EncodeAccountState(const AccountState& state);
 Result<AccountState> DecodeAccountState(std::string_view bytes);
 

@@ -79,6 +79,31 @@ TEST(AccountStateCodecTest, DecodedStateGivesTheSameFeatures) {
   EXPECT_EQ(std::memcmp(a.data(), b.data(), sizeof(a)), 0);
 }
 
+TEST(AccountStateCodecTest, RiskLevelsRoundTripAndVersion1StillDecodes) {
+  FeatureExtractor extractor;
+  AccountState sender, receiver;
+  ManualClock clock(kStreamStart);
+  extractor.Apply(testing_util::Txn(clock, "S", "R", 100'00), sender, receiver);
+  clock.AdvanceMicros(kUsPerHour);
+  extractor.Apply(testing_util::Txn(clock, "S", "R", 100'00), sender, receiver);  // a repeat
+  ASSERT_EQ(sender.header().unusual, 1.0f);
+  const std::string bytes = EncodeAccountState(sender);
+  auto decoded = DecodeAccountState(bytes);
+  ASSERT_TRUE(decoded.ok());
+  EXPECT_EQ(decoded->header().unusual, 1.0f);
+  EXPECT_EQ(decoded->header().peer_unusual, 1.0f);
+  EXPECT_EQ(decoded->header().risk_s, sender.header().risk_s);
+  // Version 1: the same bytes without the 12 bytes of risk levels.
+  std::string v1 = bytes.substr(0, bytes.size() - 12);
+  v1[0] = 1;
+  auto old = DecodeAccountState(v1);
+  ASSERT_TRUE(old.ok()) << old.status().ToString();
+  EXPECT_EQ(old->header().unusual, 0.0f);
+  EXPECT_EQ(old->out().peers().size(), sender.out().peers().size());
+  v1[0] = 2;  // version 2 without them is truncated
+  EXPECT_FALSE(DecodeAccountState(v1).ok());
+}
+
 TEST(AccountStateCodecTest, RefusesGarbageWithoutCrashing) {
   EXPECT_FALSE(DecodeAccountState("").ok());
   EXPECT_FALSE(DecodeAccountState("\x02").ok());

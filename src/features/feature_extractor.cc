@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cmath>
 
+#include "features/counterparty_risk.h"
 #include "features/cycle_index.h"
 
 namespace verdict {
@@ -262,6 +263,13 @@ void FeatureExtractor::Extract(const Transaction& txn, const AccountState& sende
   f[kClosesCycle2] = cycles.length2;
   f[kClosesCycle3] = cycles.length3;
   f[kClosesCycle4] = cycles.length4;
+
+  const RiskLevels sender_risk = ReadRisk(sender, t, options_);
+  const RiskLevels receiver_risk = ReadRisk(receiver, t, options_);
+  f[kSenderUnusualTransfers] = sender_risk.own;
+  f[kReceiverUnusualTransfers] = receiver_risk.own;
+  f[kSenderPeerUnusualMax] = sender_risk.peer_max;
+  f[kReceiverPeerUnusualMax] = receiver_risk.peer_max;
 }
 
 void FeatureExtractor::Apply(const Transaction& txn, AccountState& sender,
@@ -282,8 +290,12 @@ void FeatureExtractor::Apply(const Transaction& txn, AccountState& sender,
   }
   const uint32_t sender_hash = AccountHash32(txn.sender.ref.account);
   const uint32_t receiver_hash = AccountHash32(txn.receiver.ref.account);
+  // From the state before this transfer, as Extract saw it.
+  const bool unusual =
+      IsUnusualTransfer(sender, receiver_hash, t, LogZscore(sender.out(), usd_double), options_);
 
   PropagatePaths(sender, receiver, receiver_hash, t, options_);
+  ApplyRisk(sender, receiver, unusual, t, options_);
   for (AccountState* a : {&sender, &receiver}) {
     const int64_t first = a->first_seen_us();
     a->set_first_seen_us(first == kNever ? t : std::min(first, t));

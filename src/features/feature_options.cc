@@ -21,6 +21,9 @@ Status FeatureOptions::Validate() const {
   }
   if (late_tolerance_us < 0) return InvalidArgument("negative", "features.late_tolerance");
   if (cycle_window_us <= 0) return InvalidArgument("must be positive", "features.cycle_window");
+  if (unusual_repeat_window_us <= 0 || unusual_half_life_us <= 0 || !(unusual_log_zscore > 0)) {
+    return InvalidArgument("counterparty-risk settings must be positive", "features.unusual");
+  }
   if (max_recent_events < 1 || max_recent_events > 4096 || max_peers < 1 || max_peers > 1024 ||
       max_paths < 1 || max_paths > 1024) {
     return InvalidArgument("set bounds out of range", "features");

@@ -25,6 +25,12 @@ struct FeatureOptions {
   int64_t late_tolerance_us = int64_t{3600} * 1'000'000;
   // Cycles: every hop of a closing path must start within this window before the transfer.
   int64_t cycle_window_us = int64_t{7} * 24 * 3600 * 1'000'000;
+  // Counterparty risk (features-3): a transfer is unusual when the sender already paid the
+  // receiver within the repeat window, or its amount's log z-score against the sender's usual
+  // exceeds unusual_log_zscore; counts of unusual transfers fade with the half-life.
+  int64_t unusual_repeat_window_us = int64_t{24} * 3600 * 1'000'000;
+  double unusual_log_zscore = 3.0;
+  int64_t unusual_half_life_us = int64_t{30} * 24 * 3600 * 1'000'000;
   // Bounds on the per-account sets (memory).
   uint32_t max_recent_events = 32;  // exact events per side; more go to hour buckets
   uint32_t max_peers = 16;          // counterparties remembered per side

@@ -97,7 +97,12 @@ namespace verdict {
   /* cycles */                                                           \
   X(kClosesCycle2, "closes_cycle_2")                                     \
   X(kClosesCycle3, "closes_cycle_3")                                     \
-  X(kClosesCycle4, "closes_cycle_4")
+  X(kClosesCycle4, "closes_cycle_4")                                     \
+  /* counterparty risk (2 hops) */                                       \
+  X(kSenderUnusualTransfers, "sender_unusual_transfers")                 \
+  X(kReceiverUnusualTransfers, "receiver_unusual_transfers")             \
+  X(kSenderPeerUnusualMax, "sender_peer_unusual_max")                    \
+  X(kReceiverPeerUnusualMax, "receiver_peer_unusual_max")
 
 enum FeatureIndex : size_t {
 #define VERDICT_FEATURE_ENUM(id, name) id,
@@ -107,7 +112,7 @@ enum FeatureIndex : size_t {
 };
 
 // Recorded in every model and decision so a reader knows what the values mean.
-inline constexpr std::string_view kFeatureSchemaVersion = "features-2";
+inline constexpr std::string_view kFeatureSchemaVersion = "features-3";
 
 inline constexpr std::array<std::string_view, kFeatureCount> kFeatureNames = {
 #define VERDICT_FEATURE_NAME(id, name) name,

@@ -130,8 +130,28 @@ AccountEvaluator::Report AccountEvaluator::Evaluate(double flag_rate) const {
   return EvaluateAtThreshold(ThresholdAtRate(scores, flag_rate));
 }
 
+double AccountEvaluator::AccountAveragePrecision() const {
+  // Sorted by account id so that the result does not depend on the hash map's order (it does
+  // not anyway, as ties enter together; sorting keeps the sums in one fixed order).
+  std::vector<std::pair<std::string_view, const Account*>> sorted;
+  sorted.reserve(accounts_.size());
+  for (const auto& [id, a] : accounts_) sorted.emplace_back(id, &a);
+  std::sort(sorted.begin(), sorted.end());
+  std::vector<double> scores;
+  std::vector<uint8_t> labels;
+  scores.reserve(sorted.size());
+  labels.reserve(sorted.size());
+  for (const auto& [id, a] : sorted) {
+    const bool fraud = a->fraud_step >= 0;
+    scores.push_back(fraud ? a->max_score_after : a->max_score);
+    labels.push_back(fraud ? 1 : 0);
+  }
+  return AveragePrecision(scores, labels);
+}
+
 AccountEvaluator::Report AccountEvaluator::EvaluateAtThreshold(double threshold) const {
   Report r;
+  r.average_precision = AccountAveragePrecision();
   r.accounts = accounts_.size();
   r.threshold = threshold;
   for (const auto& [id, a] : accounts_) {
@@ -205,6 +225,8 @@ void WriteAccountJson(JsonWriter& w, const AccountEvaluator::Report& r) {
       .Double(r.recall)
       .Key("f1")
       .Double(r.f1)
+      .Key("average_precision")
+      .Double(r.average_precision)
       .EndObject();
 }
 

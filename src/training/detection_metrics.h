@@ -57,7 +57,8 @@ DetectionReport EvaluateFlags(std::span<const uint8_t> flagged, std::span<const 
 // AMLSim's account-level evaluation (its README): an account's flag score is the highest
 // score of any transaction it sent or received; a fraud account counts as detected when one of
 // its transactions at or after its fraudStep reaches the threshold, which is set so that
-// `flag_rate` of all accounts are flagged.
+// `flag_rate` of all accounts are flagged. Average precision ranks the accounts by that score,
+// a fraud account by its highest score at or after its fraudStep (the only ones that detect it).
 class AccountEvaluator {
  public:
   // `fraud_step`: account → fraudStep (-1 = normal), as TransactionReader gives it.
@@ -75,6 +76,7 @@ class AccountEvaluator {
     double precision = 0;
     double recall = 0;
     double f1 = 0;
+    double average_precision = 0;  // over every account; independent of the threshold
   };
   // Threshold set so that `flag_rate` of the accounts are flagged.
   Report Evaluate(double flag_rate) const;
@@ -88,6 +90,7 @@ class AccountEvaluator {
     double max_score_after = -1;  // over transactions at or after fraud_step
   };
   void Touch(std::string_view account, int64_t step, double score);
+  double AccountAveragePrecision() const;
 
   std::unordered_map<std::string, Account> accounts_;
 };

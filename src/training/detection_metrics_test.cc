@@ -60,5 +60,18 @@ TEST(AccountEvaluatorTest, DetectedOnlyAtOrAfterFraudStep) {
   EXPECT_EQ(top.flagged, 0u);   // A and B tie at 0.9, and two do not fit in one
 }
 
+TEST(AccountEvaluatorTest, AveragePrecisionRanksFraudAccountsByScoreAfterFraudStep) {
+  std::unordered_map<std::string, int64_t> steps = {{"A", 5}, {"B", -1}, {"C", -1}, {"D", 0}};
+  AccountEvaluator e(steps);
+  e.Add("A", "B", 3, 0.9);  // A's highest score comes before its fraudStep: it does not count
+  e.Add("A", "C", 6, 0.2);  // A after its fraudStep
+  e.Add("D", "C", 1, 0.5);
+  // Ranking: B 0.9 (normal), D 0.5 (fraud), C 0.5 (normal), A 0.2 (fraud). D and C tie: at
+  // that level 1 of 3 seen are fraud; A then brings 2 of 4. AP = (1/3 + 2/4) / 2.
+  EXPECT_DOUBLE_EQ(e.Evaluate(0.5).average_precision, (1.0 / 3 + 2.0 / 4) / 2);
+  // Had A's score before its fraudStep counted, A would rank first with B: (1/2 + 2/4) / 2.
+  EXPECT_NE(e.Evaluate(0.5).average_precision, 0.5);
+}
+
 }  // namespace
 }  // namespace verdict::training

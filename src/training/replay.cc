@@ -70,10 +70,10 @@ std::string AccountText(const char* title, const AccountEvaluator::Report& r) {
   char buf[512];
   std::snprintf(buf, sizeof buf,
                 "%s: %zu of %zu fraud accounts detected (recall %.4f), %zu of %zu accounts "
-                "flagged (%s), precision %.4f, F1 %.4f\n",
+                "flagged (%s), precision %.4f, F1 %.4f, average precision %.4f\n",
                 title, r.detected, r.fraud_accounts, r.recall, r.flagged, r.accounts,
                 Percent(r.accounts == 0 ? 0 : static_cast<double>(r.flagged) / r.accounts).c_str(),
-                r.precision, r.f1);
+                r.precision, r.f1, r.average_precision);
   return buf;
 }
 

@@ -22,7 +22,7 @@ breaker_open_ms = 3600000
 [model]
 path = "{model}"
 name = "demo"
-version = "2"
+version = "3"
 [drift]
 enabled = false
 """

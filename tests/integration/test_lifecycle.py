@@ -110,7 +110,7 @@ class LifecycleTest(unittest.TestCase):
     def test_upload_is_validated_and_stored(self):
         m = self.models
         with VerdictProcess(DEV) as server:
-            manifest = {"name": "aml", "feature_schema": "features-2", "features": FEATURES,
+            manifest = {"name": "aml", "feature_schema": "features-3", "features": FEATURES,
                         "model_sha256": m.sha["1"]}
             # A reference the drift watch could not use is refused at once, naming the field.
             status, body = upload(server, "1", m.a, manifest=manifest,
@@ -152,7 +152,7 @@ class LifecycleTest(unittest.TestCase):
             status, body = server.json("GET", "/v1/models")
             self.assertEqual(status, 200)
             self.assertEqual([(e["name"], e["version"]) for e in body["models"]], [("aml", "1")])
-            self.assertEqual(body["models"][0]["manifest"]["feature_schema"], "features-2")
+            self.assertEqual(body["models"][0]["manifest"]["feature_schema"], "features-3")
             self.assertIsNone(body["active"]["primary"])
             # The caller's tenant ("dev" under --insecure-dev) registered it: its own registry.
             stored = os.path.join(server.tmp, "var", "tenant-models", "dev", "aml", "1")

@@ -48,15 +48,15 @@ class TrainReplayTest(unittest.TestCase):
             self.assertTrue(os.path.exists(os.path.join(self.model, name)), name)
         with open(os.path.join(self.model, "manifest.json")) as f:
             manifest = json.load(f)
-        self.assertEqual(manifest["feature_schema"], "features-2")
-        self.assertEqual(len(manifest["features"]), 73)
+        self.assertEqual(manifest["feature_schema"], "features-3")
+        self.assertEqual(len(manifest["features"]), 77)
         self.assertEqual(manifest["params"]["objective"], "binary:logistic")
         self.assertGreater(manifest["split"]["train_positives"], 0)
         self.assertGreater(manifest["holdout"]["pr_auc"], 0.5)
         with open(os.path.join(self.model, "reference.json")) as f:
             reference = json.load(f)
         self.assertEqual(reference["schema"], "reference-1")
-        self.assertEqual(len(reference["features"]), 73)
+        self.assertEqual(len(reference["features"]), 77)
         self.assertEqual(reference["score"]["name"], "score")
 
     def test_replay_detects_every_typology(self):
