@@ -26,6 +26,12 @@ std::string_view Trim(std::string_view s) {
 }  // namespace
 
 HttpRequest ToHttpRequest(http::request<http::string_body>&& raw) {
+  HttpRequest request = ToHttpRequestHead(raw);
+  request.body = std::move(raw.body());
+  return request;
+}
+
+HttpRequest ToHttpRequestHead(const http::request<http::string_body>& raw) {
   HttpRequest request;
   request.method = std::string(raw.method_string());
   std::string_view target = raw.target();
@@ -41,7 +47,6 @@ HttpRequest ToHttpRequest(http::request<http::string_body>&& raw) {
   if (semicolon != std::string_view::npos) {
     request.content_type_params = std::string(Trim(content_type.substr(semicolon + 1)));
   }
-  request.body = std::move(raw.body());
   return request;
 }
 

@@ -17,6 +17,8 @@ using RequestParser = http::request_parser<http::string_body>;
 
 // Beast's request -> the handlers' HttpRequest (everything but received_at_ns and auth).
 HttpRequest ToHttpRequest(http::request<http::string_body>&& raw);
+// The same without the body: what is known once the header has come.
+HttpRequest ToHttpRequestHead(const http::request<http::string_body>& raw);
 
 // How a failed read ends the connection: quietly (status 0: the peer left, timed out, or broke
 // TLS, so nothing can or should be answered) or with an error response.

@@ -86,6 +86,8 @@ struct HttpServer::Impl {
   HttpServerOptions options;
   const Router& router;
   ServerMetrics metrics;
+  // Before ioc: the connections destroyed with it give their claims back.
+  ConnectionLimits limits;
   std::unique_ptr<ssl::context> tls;  // null: plain HTTP
   net::io_context ioc;
   tcp::acceptor acceptor{ioc};
@@ -97,6 +99,7 @@ struct HttpServer::Impl {
   Impl(const HttpServerOptions& opts, const Router& r, MetricsRegistry& registry)
       : options(opts),
         router(r),
+        limits(opts.max_connections_per_address, opts.max_connections_per_tenant),
         deadlines(
             ioc,
             ConnectionDeadlines::TickFor(std::chrono::milliseconds(std::min(
@@ -107,6 +110,14 @@ struct HttpServer::Impl {
         registry.GetGauge("verdict_api_open_connections", "Open HTTP connections");
     metrics.refused_connections = registry.GetCounter("verdict_api_refused_connections_total",
                                                       "Connections closed at once over the cap");
+    metrics.address_refused_connections =
+        registry.GetCounter("verdict_api_address_refused_connections_total",
+                            "Connections closed at once because their client address held "
+                            "max_connections_per_address");
+    metrics.tenant_refused_connections =
+        registry.GetCounter("verdict_api_tenant_refused_connections_total",
+                            "Connections answered 429 and closed because their tenant held "
+                            "max_connections_per_tenant");
     metrics.tls_handshake_failures = registry.GetCounter(
         "verdict_api_tls_handshake_failures_total",
         "TLS connections closed before a completed handshake (refused or bad client "
@@ -119,17 +130,34 @@ struct HttpServer::Impl {
         if (stopped.load()) return;
         return Accept();
       }
-      if (metrics.open_connections->value() >= static_cast<double>(options.max_connections)) {
-        metrics.refused_connections->Increment();
-        beast::error_code ignored;
-        socket.close(ignored);
-      } else {
-        socket.set_option(tcp::no_delay(true), ec);
-        http_internal::StartSession(std::move(socket), tls.get(), router, options, metrics,
-                                    deadlines);
-      }
+      Admit(std::move(socket));
       Accept();
     });
+  }
+
+  // A connection just accepted is served, or closed at once when the server holds its cap or its
+  // client address holds its share of it.
+  void Admit(tcp::socket socket) {
+    beast::error_code ec;
+    if (metrics.open_connections->value() >= static_cast<double>(options.max_connections)) {
+      metrics.refused_connections->Increment();
+      socket.close(ec);
+      return;
+    }
+    const tcp::endpoint peer = socket.remote_endpoint(ec);
+    if (ec) {  // gone already
+      socket.close(ec);
+      return;
+    }
+    ConnectionLimits::Claim claim = limits.ClaimAddress(peer.address().to_string());
+    if (!claim.held()) {
+      metrics.address_refused_connections->Increment();
+      socket.close(ec);
+      return;
+    }
+    socket.set_option(tcp::no_delay(true), ec);
+    http_internal::StartSession(std::move(socket), tls.get(), router, options, metrics, deadlines,
+                                limits, std::move(claim));
   }
 };
 

@@ -1,8 +1,10 @@
 // HttpServer: HTTP/1.1 on Boost.Beast/Asio, in the clear or over TLS (optionally mutual), with
 // keep-alive, pipelining (requests on one connection are answered in order), bounded headers
-// and bodies, idle, header, read and handshake timeouts, and a connection cap. Owns its io_context
+// and bodies, idle, header, read and handshake timeouts, and connection caps. Owns its io_context
 // and I/O threads; handlers run on an I/O thread and must not block (they hand work to the engine
 // and answer through the Responder). Start/Stop are called from one controlling thread.
+// Requests are authenticated from their headers, before a body is read (Router::CheckHead), and
+// connections are limited per client address and per tenant below the cap (ConnectionLimits).
 #pragma once
 
 #include <cstdint>
@@ -50,6 +52,13 @@ struct HttpServerOptions {
   // header byte by byte is cut off), reading one body, writing one response.
   int read_timeout_ms = 10'000;
   size_t max_connections = 10'000;  // connections beyond are closed at once
+  // Connections one client address may hold, below max_connections so that one client holding
+  // many (idle or not) leaves room for others; beyond, closed at once. 0: no limit per address
+  // (behind a proxy that hides clients' addresses).
+  size_t max_connections_per_address = 2'000;
+  // Connections whose requests authenticate as one tenant: a request on a further connection
+  // gets 429 and the connection closes. 0: no limit per tenant.
+  size_t max_connections_per_tenant = 5'000;
   // Upper bound on HttpResponse::pause_reading_ms; 0: never pause.
   int64_t max_read_pause_ms = 1'000;
   // How long an I/O thread with nothing to do polls its sockets before it sleeps in

@@ -1,5 +1,7 @@
 #include "api/http_session.h"
 
+#include <cstdint>
+#include <limits>
 #include <memory>
 #include <random>
 #include <type_traits>
@@ -35,12 +37,15 @@ class Session : public std::enable_shared_from_this<Session<Stream>>, public Tim
 
  public:
   Session(tcp::socket socket, ssl::context* tls, const Router& router,
-          const HttpServerOptions& options, const ServerMetrics& metrics)
+          const HttpServerOptions& options, const ServerMetrics& metrics, ConnectionLimits& limits,
+          ConnectionLimits::Claim address_claim)
       : stream_(MakeStream(std::move(socket), tls)),
         pause_timer_(stream_.get_executor()),
         router_(router),
         options_(options),
-        metrics_(metrics) {
+        metrics_(metrics),
+        limits_(limits),
+        address_claim_(std::move(address_claim)) {
     metrics_.open_connections->Add(1);
   }
   ~Session() { metrics_.open_connections->Add(-1); }
@@ -105,7 +110,10 @@ class Session : public std::enable_shared_from_this<Session<Stream>>, public Tim
   void ReadHeader() {
     parser_.emplace();
     parser_->header_limit(static_cast<std::uint32_t>(options_.max_header_bytes));
-    parser_->body_limit(options_.max_body_bytes);
+    // No body limit while the header is parsed: a declared length over it is refused in
+    // OnHeader, after the key is checked, so that a caller without one does not learn the limit.
+    // (Not boost::none: Beast 1.74 compares a declared length with it as with a limit of 0.)
+    parser_->body_limit(std::numeric_limits<std::uint64_t>::max());
     if (buffer_.size() > 0) return ParseBufferedHeader(/*started=*/true);  // pipelined
     ExpireAfter(std::chrono::milliseconds(options_.idle_timeout_ms));
     stream_.async_read_some(buffer_.prepare(kFirstReadBytes),
@@ -155,15 +163,25 @@ class Session : public std::enable_shared_from_this<Session<Stream>>, public Tim
         });
   }
 
+  // The request's head is judged before its body is read: its key, role and media type
+  // (Router::CheckHead) and its tenant's connections, and only then its body's size.
   void OnHeader(beast::error_code ec) {
     if (ec) return OnReadError(ec);
     auto& header = parser_->get();
+    const bool body_follows = !parser_->is_done();
+    request_ = ToHttpRequestHead(header);
+    // The router keeps it as the principal once the API key names tenant and roles.
+    request_.auth.principal = principal_;
+    Router::HeadCheck check = router_.CheckHead(request_, body_follows);
+    if (!check.refusal) check.refusal = ClaimTenant();
+    if (check.refusal) return Refuse(std::move(*check.refusal), check.route, body_follows);
     if (auto length = parser_->content_length(); length && *length > options_.max_body_bytes) {
       return RespondError(ErrorResponse(InputTooLarge("body of " + std::to_string(*length) +
                                                       " bytes exceeds the limit of " +
                                                       std::to_string(options_.max_body_bytes))),
                           /*drain=*/true);
     }
+    parser_->body_limit(options_.max_body_bytes);  // a chunked body's, as it comes
     if (beast::iequals(header[http::field::expect], "100-continue")) {
       static const std::string kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
       ExpireAfter(std::chrono::milliseconds(options_.read_timeout_ms));
@@ -187,6 +205,42 @@ class Session : public std::enable_shared_from_this<Session<Stream>>, public Tim
     ReadMore(/*through_body=*/true);
   }
 
+  // The connection counts against its caller's tenant from its first authenticated request (a
+  // request as another tenant moves it there). A tenant at its limit is refused, and the
+  // connection closed, so that its connections leave room for other tenants'.
+  std::optional<HttpResponse> ClaimTenant() {
+    const AuthContext& auth = request_.auth;
+    if (!auth.authenticated || (tenant_claim_.held() && tenant_claim_.key() == auth.tenant)) {
+      return std::nullopt;
+    }
+    tenant_claim_ = ConnectionLimits::Claim();
+    tenant_claim_ = limits_.ClaimTenant(auth.tenant);
+    if (tenant_claim_.held()) return std::nullopt;
+    metrics_.tenant_refused_connections->Increment();
+    HttpResponse response = ErrorResponse(
+        Status(StatusCode::kResourceExhausted,
+               "this tenant holds as many connections as the server allows one tenant "
+               "(server.max_connections_per_tenant); reuse or close one"));
+    response.close = true;
+    return response;
+  }
+
+  // Answers a request refused from its head. With a body still to come the connection closes
+  // after the answer: the body is not read, only drained unparsed so that the client is not
+  // reset before it reads the answer. Without one the connection goes on as after any answer.
+  void Refuse(HttpResponse response, std::string_view route, bool body_follows) {
+    const auto& header = parser_->get();
+    keep_alive_ = header.keep_alive();
+    version_ = header.version();
+    if (body_follows) {
+      response.close = true;
+      drain_after_close_ = true;
+      keep_alive_ = false;
+    }
+    ExpireNever();
+    Write(std::move(response), std::string(route), SystemClock::Instance().MonotonicNanos());
+  }
+
   void OnReadError(beast::error_code ec) {
     ReadFailure failure = ClassifyReadError(ec, options_);
     if (failure.status == 0) return Close();
@@ -207,10 +261,10 @@ class Session : public std::enable_shared_from_this<Session<Stream>>, public Tim
     http::request<http::string_body> raw = parser_->release();
     keep_alive_ = raw.keep_alive();
     version_ = raw.version();
-    HttpRequest request = ToHttpRequest(std::move(raw));
+    // The head as OnHeader judged it (its caller authenticated there), with the body.
+    HttpRequest request = std::move(request_);
+    request.body = std::move(raw.body());
     request.received_at_ns = SystemClock::Instance().MonotonicNanos();
-    // The router keeps it as the principal once the API key names tenant and roles.
-    request.auth.principal = principal_;
     ExpireNever();
 
     // The router records the matched pattern; the responder reads it when it runs, which may
@@ -315,6 +369,10 @@ class Session : public std::enable_shared_from_this<Session<Stream>>, public Tim
   const Router& router_;
   const HttpServerOptions& options_;
   const ServerMetrics& metrics_;
+  ConnectionLimits& limits_;
+  ConnectionLimits::Claim address_claim_;  // held from accept until the connection is gone
+  ConnectionLimits::Claim tenant_claim_;   // from the first authenticated request
+  HttpRequest request_;                    // the request being read: its head, then dispatched
   std::string principal_;  // the verified client certificate's subject; empty without one
   bool keep_alive_ = true;
   unsigned version_ = 11;
@@ -327,14 +385,15 @@ class Session : public std::enable_shared_from_this<Session<Stream>>, public Tim
 
 void StartSession(tcp::socket socket, ssl::context* tls, const Router& router,
                   const HttpServerOptions& options, const ServerMetrics& metrics,
-                  ConnectionDeadlines& deadlines) {
+                  ConnectionDeadlines& deadlines, ConnectionLimits& limits,
+                  ConnectionLimits::Claim address_claim) {
   if (tls != nullptr) {
-    std::make_shared<Session<beast::ssl_stream<beast::tcp_stream>>>(std::move(socket), tls, router,
-                                                                    options, metrics)
+    std::make_shared<Session<beast::ssl_stream<beast::tcp_stream>>>(
+        std::move(socket), tls, router, options, metrics, limits, std::move(address_claim))
         ->Start(deadlines);
   } else {
     std::make_shared<Session<beast::tcp_stream>>(std::move(socket), nullptr, router, options,
-                                                 metrics)
+                                                 metrics, limits, std::move(address_claim))
         ->Start(deadlines);
   }
 }

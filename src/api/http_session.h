@@ -15,6 +15,7 @@
 #include "api/http_beast.h"
 // After http_beast.h: it includes Asio too.
 #include "api/connection_deadlines.h"
+#include "api/connection_limits.h"
 #include "api/http_server.h"
 #include "api/router.h"
 #include "common/metrics.h"
@@ -32,7 +33,9 @@ struct RouteSeries {
 struct ServerMetrics {
   MetricsRegistry* registry;
   Gauge* open_connections;
-  Counter* refused_connections;
+  Counter* refused_connections;          // over max_connections
+  Counter* address_refused_connections;  // over max_connections_per_address
+  Counter* tenant_refused_connections;   // over max_connections_per_tenant
   Counter* tls_handshake_failures;
   // Filled on a route's first request, under `routes`' write lock (which guards route_series).
   mutable TenantMap<RouteSeries*> routes;
@@ -67,9 +70,11 @@ struct ServerMetrics {
 };
 
 // Starts serving a connection just accepted: over TLS with `tls` (not owned), in the clear
-// when it is null. `router`, `options`, `metrics` and `deadlines` must outlive the connection.
+// when it is null. It holds `address_claim` (its client address's slot in `limits`) until it is
+// gone. `router`, `options`, `metrics`, `deadlines` and `limits` must outlive the connection.
 void StartSession(tcp::socket socket, ssl::context* tls, const Router& router,
                   const HttpServerOptions& options, const ServerMetrics& metrics,
-                  ConnectionDeadlines& deadlines);
+                  ConnectionDeadlines& deadlines, ConnectionLimits& limits,
+                  ConnectionLimits::Claim address_claim);
 
 }  // namespace verdict::http_internal

@@ -22,6 +22,7 @@ int HttpStatusOfCode(StatusCode code) {
     case StatusCode::kResourceExhausted:
       return 429;
     case StatusCode::kInternal:
+    case StatusCode::kDataLoss:
       return 500;
     case StatusCode::kUnimplemented:
       return 501;

@@ -80,29 +80,11 @@ bool Router::Match(const Route& route, const std::vector<std::string_view>& part
   return true;
 }
 
-std::string_view Router::Dispatch(HttpRequest&& request, Responder respond) const {
-  const std::vector<std::string_view> parts = SplitPath(request.path);
-  std::vector<std::pair<std::string, std::string>> params;
-  std::string allowed;
-  const Route* path_match = nullptr;
-  for (const Route& route : routes_) {
-    if (!Match(route, parts, &params)) continue;
-    path_match = &route;
-    if (route.method != request.method) {
-      if (allowed.find(route.method) == std::string::npos) {
-        allowed += allowed.empty() ? route.method : ", " + route.method;
-      }
-      continue;
-    }
-    const auto& types = route.options.content_types;
-    if (!types.empty() && !request.body.empty() &&
-        std::find(types.begin(), types.end(), request.content_type) == types.end()) {
-      std::string message = "Content-Type '" + request.content_type + "' is not accepted here; use";
-      for (const auto& t : types) message += " " + t;
-      respond(ErrorResponse(UnsupportedMediaType(std::move(message), "Content-Type")));
-      return route.pattern;
-    }
-    if (route.options.role != Role::kPublic) {
+std::optional<HttpResponse> Router::Admit(const Route& route, HttpRequest& request,
+                                          bool has_body) const {
+  // The key first: a caller without a good one learns nothing from the other checks.
+  if (route.options.role != Role::kPublic) {
+    if (!request.auth.authenticated) {
       Result<AuthContext> auth =
           authenticator_ == nullptr
               ? Result<AuthContext>(Status(StatusCode::kUnauthenticated, "no authenticator"))
@@ -111,21 +93,63 @@ std::string_view Router::Dispatch(HttpRequest&& request, Responder respond) cons
         HttpResponse response =
             ErrorResponse(Status(StatusCode::kUnauthenticated, auth.status().message()));
         response.headers.emplace_back("WWW-Authenticate", "Bearer realm=\"verdict\"");
-        respond(std::move(response));
-        return route.pattern;
-      }
-      if (!auth->Has(route.options.role)) {
-        respond(ErrorResponse(
-            Status(StatusCode::kPermissionDenied, "this key lacks the role this route requires")));
-        return route.pattern;
+        return response;
       }
       // A verified TLS client certificate names the principal; the key names tenant and roles.
       if (!request.auth.principal.empty()) auth->principal = request.auth.principal;
       request.auth = std::move(auth).value();
     }
+    if (!request.auth.Has(route.options.role)) {
+      return ErrorResponse(
+          Status(StatusCode::kPermissionDenied, "this key lacks the role this route requires"));
+    }
+  }
+  const auto& types = route.options.content_types;
+  if (!types.empty() && has_body &&
+      std::find(types.begin(), types.end(), request.content_type) == types.end()) {
+    std::string message = "Content-Type '" + request.content_type + "' is not accepted here; use";
+    for (const auto& t : types) message += " " + t;
+    return ErrorResponse(UnsupportedMediaType(std::move(message), "Content-Type"));
+  }
+  return std::nullopt;
+}
+
+const Router::Route* Router::Find(const HttpRequest& request,
+                                  std::vector<std::pair<std::string, std::string>>* params,
+                                  const Route** path_match, std::string* allowed) const {
+  const std::vector<std::string_view> parts = SplitPath(request.path);
+  for (const Route& route : routes_) {
+    if (!Match(route, parts, params)) continue;
+    *path_match = &route;
+    if (route.method == request.method) return &route;
+    if (allowed->find(route.method) == std::string::npos) {
+      *allowed += allowed->empty() ? route.method : ", " + route.method;
+    }
+  }
+  return nullptr;
+}
+
+Router::HeadCheck Router::CheckHead(HttpRequest& request, bool has_body) const {
+  std::vector<std::pair<std::string, std::string>> params;
+  const Route* path_match = nullptr;
+  std::string allowed;
+  const Route* route = Find(request, &params, &path_match, &allowed);
+  if (route == nullptr) return HeadCheck{"unmatched", std::nullopt};
+  return HeadCheck{route->pattern, Admit(*route, request, has_body)};
+}
+
+std::string_view Router::Dispatch(HttpRequest&& request, Responder respond) const {
+  std::vector<std::pair<std::string, std::string>> params;
+  std::string allowed;
+  const Route* path_match = nullptr;
+  if (const Route* route = Find(request, &params, &path_match, &allowed)) {
+    if (std::optional<HttpResponse> refusal = Admit(*route, request, !request.body.empty())) {
+      respond(std::move(*refusal));
+      return route->pattern;
+    }
     request.path_params = std::move(params);
-    route.handler(std::move(request), std::move(respond));
-    return route.pattern;
+    route->handler(std::move(request), std::move(respond));
+    return route->pattern;
   }
   if (fallback_) {
     fallback_(std::move(request), std::move(respond));

@@ -4,6 +4,7 @@
 // read-only and Dispatch is thread-safe.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -46,9 +47,23 @@ class Router {
   // checks no credential and no content type for them. Set before serving, like the routes.
   void SetFallback(HttpHandler fallback) { fallback_ = std::move(fallback); }
 
+  // The checks Dispatch makes before a handler runs that need only a request's head, in this
+  // order: the key and its role (401, 403), then the media type of a body (415). A connection
+  // runs them once a header has come and before it reads the body (`has_body`: one follows), so
+  // that a caller without a good key is answered from its headers alone, at the cost of a
+  // header's read, and learns nothing about its request's other faults. Without a refusal,
+  // `request.auth` then holds the caller (authenticated where the route needs a key) and
+  // Dispatch does not authenticate it again. A request no route takes passes, for Dispatch to
+  // answer or hand to the fallback.
+  struct HeadCheck {
+    std::string_view route;               // the matched pattern, or "unmatched"
+    std::optional<HttpResponse> refusal;  // the answer instead of reading on; none: read on
+  };
+  HeadCheck CheckHead(HttpRequest& request, bool has_body) const;
+
   // Runs the matching handler, or the fallback, or responds 404 (no such path), 405 (path
-  // exists, method does not; with an Allow header) or 415 itself. Returns the matched pattern
-  // for metrics labels, kFallbackLabel, or "unmatched".
+  // exists, method does not; with an Allow header), 401, 403 or 415 itself. Returns the
+  // matched pattern for metrics labels, kFallbackLabel, or "unmatched".
   std::string_view Dispatch(HttpRequest&& request, Responder respond) const;
 
  private:
@@ -65,6 +80,13 @@ class Router {
   };
   static bool Match(const Route& route, const std::vector<std::string_view>& parts,
                     std::vector<std::pair<std::string, std::string>>* params);
+  // The route for the request's method and path, or null; *path_match is a route for the path
+  // (any method) and *allowed lists the methods the path takes.
+  const Route* Find(const HttpRequest& request,
+                    std::vector<std::pair<std::string, std::string>>* params,
+                    const Route** path_match, std::string* allowed) const;
+  // The route's key, role and media type checks (CheckHead); the refusal, or none.
+  std::optional<HttpResponse> Admit(const Route& route, HttpRequest& request, bool has_body) const;
 
   std::vector<Route> routes_;
   const Authenticator* authenticator_ = nullptr;

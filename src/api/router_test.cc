@@ -117,6 +117,95 @@ TEST_F(RouterTest, RequestsNoRouteTakesGoToTheFallback) {
   EXPECT_EQ(seen.size(), 2u);
 }
 
+// Accepts "Bearer good" as a scorer of bank-a; counts its calls.
+class CountingAuthenticator final : public Authenticator {
+ public:
+  Result<AuthContext> Authenticate(std::string_view header) const override {
+    ++calls;
+    if (header != "Bearer good") return Status(StatusCode::kUnauthenticated, "bad key");
+    AuthContext context;
+    context.authenticated = true;
+    context.tenant = "bank-a";
+    context.principal = "k1";
+    context.roles = static_cast<uint32_t>(Role::kScorer);
+    return context;
+  }
+  mutable int calls = 0;
+};
+
+class RouterHeadTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    router_.SetAuthenticator(&auth_);
+    router_.Add(
+        "POST", "/v1/decisions",
+        [this](HttpRequest&& request, Responder respond) {
+          handled_tenant_ = request.auth.tenant;
+          respond(HttpResponse{});
+        },
+        RouteOptions{{"application/json"}, Role::kScorer});
+    router_.Add(
+        "GET", "/v1/cases", [](HttpRequest&&, Responder) {}, RouteOptions{{}, Role::kAnalyst});
+  }
+  static HttpRequest Head(std::string method, std::string path, std::string key,
+                          std::string content_type) {
+    HttpRequest request;
+    request.method = std::move(method);
+    request.path = std::move(path);
+    request.content_type = std::move(content_type);
+    if (!key.empty()) request.headers.emplace_back("authorization", "Bearer " + key);
+    return request;
+  }
+  CountingAuthenticator auth_;
+  Router router_;
+  std::string handled_tenant_;
+};
+
+// Without a good key the caller learns nothing of its request's other faults: the key is judged
+// before the media type, from the head alone (the body has not been read) and in Dispatch.
+TEST_F(RouterHeadTest, TheKeyIsJudgedBeforeTheMediaType) {
+  for (const char* key : {"", "bad"}) {
+    HttpRequest head = Head("POST", "/v1/decisions", key, "text/plain");
+    Router::HeadCheck check = router_.CheckHead(head, /*has_body=*/true);
+    ASSERT_TRUE(check.refusal.has_value()) << key;
+    EXPECT_EQ(check.refusal->status, 401) << key;
+    EXPECT_EQ(check.route, "/v1/decisions");
+
+    HttpRequest whole = Head("POST", "/v1/decisions", key, "text/plain");
+    whole.body = "a,b";
+    HttpResponse out;
+    router_.Dispatch(std::move(whole), [&out](HttpResponse r) { out = std::move(r); });
+    EXPECT_EQ(out.status, 401) << key;
+  }
+  HttpRequest wrong_role = Head("GET", "/v1/cases", "good", "");
+  EXPECT_EQ(router_.CheckHead(wrong_role, false).refusal->status, 403);
+  HttpRequest keyed = Head("POST", "/v1/decisions", "good", "text/plain");
+  EXPECT_EQ(router_.CheckHead(keyed, /*has_body=*/true).refusal->status, 415);
+}
+
+// A head that passed carries its caller into Dispatch, which does not authenticate it again.
+TEST_F(RouterHeadTest, AHeadThatPassedIsNotAuthenticatedAgain) {
+  HttpRequest request = Head("POST", "/v1/decisions", "good", "application/json");
+  Router::HeadCheck check = router_.CheckHead(request, /*has_body=*/true);
+  EXPECT_FALSE(check.refusal.has_value());
+  EXPECT_TRUE(request.auth.authenticated);
+  EXPECT_EQ(request.auth.tenant, "bank-a");
+  EXPECT_EQ(auth_.calls, 1);
+  request.body = "{}";
+  router_.Dispatch(std::move(request), [](HttpResponse) {});
+  EXPECT_EQ(auth_.calls, 1);
+  EXPECT_EQ(handled_tenant_, "bank-a");
+}
+
+// A request no route takes passes the head check, for Dispatch to answer (404, 405, fallback).
+TEST_F(RouterHeadTest, ARequestNoRouteTakesPassesTheHeadCheck) {
+  HttpRequest request = Head("POST", "/v1/elsewhere", "", "text/plain");
+  Router::HeadCheck check = router_.CheckHead(request, /*has_body=*/true);
+  EXPECT_FALSE(check.refusal.has_value());
+  EXPECT_EQ(check.route, "unmatched");
+  EXPECT_EQ(auth_.calls, 0);
+}
+
 TEST(RouterRoutesTest, ListsEveryRouteWithItsRoles) {
   Router router;
   auto noop = [](HttpRequest&&, Responder) {};

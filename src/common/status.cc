@@ -28,6 +28,8 @@ std::string_view StatusCodeName(StatusCode code) {
       return "internal";
     case StatusCode::kUnavailable:
       return "unavailable";
+    case StatusCode::kDataLoss:
+      return "data_loss";
     case StatusCode::kUnauthenticated:
       return "unauthenticated";
   }

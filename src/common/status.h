@@ -24,6 +24,7 @@ enum class StatusCode {
   kUnimplemented = 12,
   kInternal = 13,
   kUnavailable = 14,
+  kDataLoss = 15,  // stored data that cannot be read back: the server's fault, not the caller's
   kUnauthenticated = 16,
 };
 
@@ -79,6 +80,9 @@ inline Status Internal(std::string message) {
 }
 inline Status Unavailable(std::string message) {
   return Status(StatusCode::kUnavailable, std::move(message));
+}
+inline Status DataLoss(std::string message) {
+  return Status(StatusCode::kDataLoss, std::move(message));
 }
 // An input larger than a configured limit (a body, a document, one message of several).
 inline Status InputTooLarge(std::string message, std::string field = {}) {

@@ -210,6 +210,10 @@ Status ReadServer(TableReader& r, EngineOptions* o) {
   VERDICT_RETURN_IF_ERROR(r.Integer("idle_timeout_ms", &o->server.idle_timeout_ms, 100, 3'600'000));
   VERDICT_RETURN_IF_ERROR(r.Integer("read_timeout_ms", &o->server.read_timeout_ms, 100, 600'000));
   VERDICT_RETURN_IF_ERROR(r.Integer("max_connections", &o->server.max_connections, 1, 1'000'000));
+  VERDICT_RETURN_IF_ERROR(r.Integer("max_connections_per_address",
+                                    &o->server.max_connections_per_address, 0, 1'000'000));
+  VERDICT_RETURN_IF_ERROR(
+      r.Integer("max_connections_per_tenant", &o->server.max_connections_per_tenant, 0, 1'000'000));
   VERDICT_RETURN_IF_ERROR(
       r.Integer("max_read_pause_ms", &o->server.max_read_pause_ms, 0, 3'600'000));
   VERDICT_RETURN_IF_ERROR(r.Integer("max_batch_items", &o->max_batch_items, 1, 1000));

@@ -77,3 +77,35 @@ TEST(ServerOptionsTest, IoThreadNiceIsZeroByDefaultAndANiceValue) {
 
 }  // namespace
 }  // namespace verdict
+
+namespace verdict {
+namespace {
+
+TEST(ServerOptionsTest, ConnectionsPerAddressAndTenantDefaultBelowTheCap) {
+  auto defaults = ParseEngineOptions("", "t.toml");
+  ASSERT_TRUE(defaults.ok()) << defaults.status().ToString();
+  EXPECT_EQ(defaults->server.max_connections_per_address, 2000u);
+  EXPECT_EQ(defaults->server.max_connections_per_tenant, 5000u);
+  EXPECT_LT(defaults->server.max_connections_per_address, defaults->server.max_connections);
+  EXPECT_LT(defaults->server.max_connections_per_tenant, defaults->server.max_connections);
+  auto set = ParseEngineOptions(
+      "[server]\nmax_connections_per_address = 8\nmax_connections_per_tenant = 0\n", "t.toml");
+  ASSERT_TRUE(set.ok()) << set.status().ToString();
+  EXPECT_EQ(set->server.max_connections_per_address, 8u);
+  EXPECT_EQ(set->server.max_connections_per_tenant, 0u);
+}
+
+TEST(ServerOptionsTest, BadConnectionLimitsAreErrorsNamingTheKey) {
+  for (const char* key : {"max_connections_per_address", "max_connections_per_tenant"}) {
+    for (const char* value : {"-1", "1000001", "\"10\"", "1.5"}) {
+      const std::string toml = std::string("[server]\n") + key + " = " + value + "\n";
+      auto options = ParseEngineOptions(toml, "t.toml");
+      ASSERT_FALSE(options.ok()) << toml;
+      EXPECT_EQ(options.status().field(), std::string("server.") + key)
+          << options.status().ToString();
+    }
+  }
+}
+
+}  // namespace
+}  // namespace verdict

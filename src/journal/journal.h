@@ -196,7 +196,9 @@ class Journal {
   double recovery_seconds() const { return recovery_seconds_; }
   const PublicKey& public_key() const { return signer_->public_key(); }
 
-  // Committed records only.
+  // Committed records only. Every read below fails with kDataLoss when stored data cannot be
+  // read back (kUnavailable once the journal has failed closed), naming the object; the cause
+  // is logged, never returned (it may quote the store).
   Result<std::optional<JournalRecord>> FindByDecisionId(const Uuid& decision_id) const;
   Result<std::optional<JournalRecord>> ReadRecord(uint64_t seq) const;
   // Idempotency lookup: committed or still pending (see StoredRecord::durable).
@@ -251,6 +253,8 @@ class Journal {
   Status Recover();
   // Refuses to extend a chain whose end the backend cannot vouch for.
   Status CheckHead(const std::optional<JournalHead>& head) const;
+  // Record `seq` as stored, its failure unanswered (ReadRecord answers it).
+  Result<std::optional<JournalRecord>> DecodeRecordAt(uint64_t seq) const;
   // Records indexed under (tenant, account), newest first (ListByAccount, ListAdminEvents).
   Result<std::vector<JournalRecord>> ListIndexed(std::string_view tenant, std::string_view account,
                                                  size_t limit, uint64_t before_seq) const;

@@ -1,6 +1,13 @@
 // The journal's read API: committed records by sequence, decision id, transaction (with the
 // pending ones), account and tenant (admin events); account state; checkpoints and inclusion
 // proofs. Reads go to the backend and never wait for group commit.
+//
+// A stored record that cannot be read back (the store fails, its bytes do not decode or
+// decrypt, an index points at nothing) is the server's fault whatever the request was: every
+// read here answers it with a code of its own and a message naming the object, while the
+// cause, in the store's or the decoder's words, goes to the log only (ReadFailure).
+#include <spdlog/spdlog.h>
+
 #include "journal/envelope.h"
 #include "journal/group_commit.h"
 #include "journal/hash_chain.h"
@@ -10,8 +17,23 @@
 #include "journal/stored_record.h"
 
 namespace verdict::journal {
+namespace {
 
-Result<std::optional<JournalRecord>> Journal::ReadRecord(uint64_t seq) const {
+// What a caller is told when `what` cannot be read: kUnavailable once the journal has failed
+// closed (a restart recovers it; until then nothing it holds is vouched for), else kDataLoss.
+// Neither carries `cause`'s message, which may quote the store (RocksDB's or PostgreSQL's text).
+Status ReadFailure(const Journal& journal, const Status& cause, const std::string& what) {
+  spdlog::error("journal: {} cannot be read: {}", what, cause.ToString());
+  if (!journal.healthy()) {
+    return Unavailable("the journal has failed closed: " + what +
+                       " cannot be read until the engine restarts");
+  }
+  return DataLoss(what + " cannot be read back from the journal");
+}
+
+}  // namespace
+
+Result<std::optional<JournalRecord>> Journal::DecodeRecordAt(uint64_t seq) const {
   VERDICT_ASSIGN_OR_RETURN(std::optional<std::string> stored, backend_->ReadEntry(seq));
   if (!stored) return std::optional<JournalRecord>();
   VERDICT_ASSIGN_OR_RETURN(JournalRecord record, DecodeStoredEntry(*stored, cipher_.get()));
@@ -21,10 +43,19 @@ Result<std::optional<JournalRecord>> Journal::ReadRecord(uint64_t seq) const {
   return std::optional<JournalRecord>(std::move(record));
 }
 
+Result<std::optional<JournalRecord>> Journal::ReadRecord(uint64_t seq) const {
+  Result<std::optional<JournalRecord>> record = DecodeRecordAt(seq);
+  if (!record.ok()) {
+    return ReadFailure(*this, record.status(), "journal record " + std::to_string(seq));
+  }
+  return record;
+}
+
 Result<std::optional<JournalRecord>> Journal::FindByDecisionId(const Uuid& decision_id) const {
-  VERDICT_ASSIGN_OR_RETURN(std::optional<uint64_t> seq, backend_->FindByDecisionId(decision_id));
-  if (!seq) return std::optional<JournalRecord>();
-  return ReadRecord(*seq);
+  Result<std::optional<uint64_t>> seq = backend_->FindByDecisionId(decision_id);
+  if (!seq.ok()) return ReadFailure(*this, seq.status(), "the decision id index");
+  if (!*seq) return std::optional<JournalRecord>();
+  return ReadRecord(**seq);
 }
 
 Result<std::optional<StoredRecord>> Journal::FindByTransaction(
@@ -33,10 +64,14 @@ Result<std::optional<StoredRecord>> Journal::FindByTransaction(
   if (std::optional<JournalRecord> pending = commit_->FindPending(key)) {
     return std::optional<StoredRecord>(StoredRecord{std::move(*pending), false});
   }
-  VERDICT_ASSIGN_OR_RETURN(std::optional<uint64_t> seq, backend_->FindByTransaction(key));
-  if (!seq) return std::optional<StoredRecord>();
-  VERDICT_ASSIGN_OR_RETURN(std::optional<JournalRecord> record, ReadRecord(*seq));
-  if (!record) return Internal("transaction index points at a missing record");
+  Result<std::optional<uint64_t>> seq = backend_->FindByTransaction(key);
+  if (!seq.ok()) return ReadFailure(*this, seq.status(), "the transaction index");
+  if (!*seq) return std::optional<StoredRecord>();
+  VERDICT_ASSIGN_OR_RETURN(std::optional<JournalRecord> record, ReadRecord(**seq));
+  if (!record) {
+    return ReadFailure(*this, Internal("the transaction index points at a missing record"),
+                       "journal record " + std::to_string(**seq));
+  }
   return std::optional<StoredRecord>(StoredRecord{std::move(*record), true});
 }
 
@@ -70,12 +105,22 @@ Result<std::vector<JournalRecord>> Journal::ListIndexed(std::string_view tenant,
                                                         uint64_t before_seq) const {
   std::vector<JournalRecord> out;
   if (limit == 0 || before_seq <= 1) return out;
-  VERDICT_RETURN_IF_ERROR(
+  Status record_failure;  // a record the index named could not be read (already answered)
+  Status scanned =
       backend_->ScanIndex(tenant, account, before_seq, [&](uint64_t seq) -> Result<bool> {
-        VERDICT_ASSIGN_OR_RETURN(std::optional<JournalRecord> record, ReadRecord(seq));
-        if (record) out.push_back(std::move(*record));
+        Result<std::optional<JournalRecord>> record = ReadRecord(seq);
+        if (!record.ok()) {
+          record_failure = record.status();
+          return record_failure;
+        }
+        if (*record) out.push_back(std::move(**record));
         return out.size() < limit;
-      }));
+      });
+  if (!record_failure.ok()) return record_failure;
+  if (!scanned.ok()) {
+    return ReadFailure(*this, scanned,
+                       account.empty() ? "the admin event index" : "the account index");
+  }
   return out;
 }
 
@@ -89,7 +134,9 @@ Status Journal::ForEachAccountState(
 }
 
 Result<std::optional<Checkpoint>> Journal::LatestCheckpoint() const {
-  return backend_->LatestCheckpoint();
+  Result<std::optional<Checkpoint>> checkpoint = backend_->LatestCheckpoint();
+  if (!checkpoint.ok()) return ReadFailure(*this, checkpoint.status(), "the latest checkpoint");
+  return checkpoint;
 }
 
 Result<InclusionProof> Journal::ProveInclusion(uint64_t seq, uint64_t tree_size) const {
@@ -99,7 +146,7 @@ Result<InclusionProof> Journal::ProveInclusion(uint64_t seq, uint64_t tree_size)
   std::vector<Digest> leaves;
   leaves.reserve(tree_size);
   uint64_t expected = 1;
-  VERDICT_RETURN_IF_ERROR(
+  Status scanned =
       backend_->ScanEntries(1, [&](uint64_t stored_seq, std::string_view stored) -> Result<bool> {
         if (stored_seq != expected) {
           return Internal("journal record " + std::to_string(expected) + " is missing");
@@ -108,8 +155,13 @@ Result<InclusionProof> Journal::ProveInclusion(uint64_t seq, uint64_t tree_size)
         leaves.push_back(MerkleLeafHash(AsBytes(entry.record_hash)));
         ++expected;
         return expected <= tree_size;
-      }));
-  if (leaves.size() != tree_size) return Internal("journal has fewer records than its head");
+      });
+  if (scanned.ok() && leaves.size() != tree_size) {
+    scanned = Internal("the journal has fewer records than its head");
+  }
+  if (!scanned.ok()) {
+    return ReadFailure(*this, scanned, "the records up to checkpoint " + std::to_string(tree_size));
+  }
   InclusionProof proof;
   proof.seq = seq;
   proof.tree_size = tree_size;
