@@ -9,6 +9,7 @@
 #include <thread>
 #include <utility>
 
+#include "cluster/pg_fence_table.h"
 #include "cluster/pg_journal_group.h"
 #include "journal/head.h"
 
@@ -18,16 +19,9 @@ namespace {
 // Shared with PgPartitionLog, so that whichever creates the schema first, the other waits.
 constexpr std::string_view kSchemaLock = "SELECT pg_advisory_xact_lock(7426)";
 
-// The fence table is PgPartitionLog's (same definition; the first to start creates it), with one
+// After the fence table (pg_fence_table.h; the first to start creates it), with one
 // more column: the chain's whole JournalHead (EncodeHead), null until the journal's first group.
 constexpr std::string_view kSchema = R"sql(
-CREATE TABLE IF NOT EXISTS verdict_partitions (
-  partition integer PRIMARY KEY,
-  epoch bigint NOT NULL DEFAULT 0,
-  owner text NOT NULL DEFAULT '',
-  head_seq bigint NOT NULL DEFAULT 0,
-  head_hash bytea NOT NULL DEFAULT ''::bytea
-);
 ALTER TABLE verdict_partitions ADD COLUMN IF NOT EXISTS journal_head bytea;
 CREATE TABLE IF NOT EXISTS verdict_journal_entries (
   chain integer NOT NULL, seq bigint NOT NULL, entry bytea NOT NULL,
@@ -176,7 +170,7 @@ Status PgJournalBackend::CreateSchemaAndClaim() {
   // Several nodes starting at once: one creates, the others wait on the lock, then find it.
   VERDICT_RETURN_IF_ERROR(db->Exec("BEGIN").status());
   Status status = db->Exec(kSchemaLock).status();
-  if (status.ok()) status = db->ExecScript(kSchema);
+  if (status.ok()) status = db->ExecScript(std::string(kFenceTableSql) + std::string(kSchema));
   if (status.ok()) {
     status = db->Exec(
                    "INSERT INTO verdict_partitions (partition) VALUES ($1) "

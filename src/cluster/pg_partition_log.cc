@@ -3,6 +3,8 @@
 #include <charconv>
 #include <utility>
 
+#include "cluster/pg_fence_table.h"
+
 namespace verdict::cluster {
 namespace {
 
@@ -10,13 +12,6 @@ constexpr std::string_view kSchema = R"sql(
 CREATE TABLE IF NOT EXISTS verdict_cluster (
   name text PRIMARY KEY,
   value text NOT NULL
-);
-CREATE TABLE IF NOT EXISTS verdict_partitions (
-  partition integer PRIMARY KEY,
-  epoch bigint NOT NULL DEFAULT 0,
-  owner text NOT NULL DEFAULT '',
-  head_seq bigint NOT NULL DEFAULT 0,
-  head_hash bytea NOT NULL DEFAULT ''::bytea
 );
 CREATE TABLE IF NOT EXISTS verdict_journal (
   partition integer NOT NULL,
@@ -72,7 +67,8 @@ Result<std::unique_ptr<PgPartitionLog>> PgPartitionLog::Open(const std::string& 
     RollBack(c);
     return locked.status();
   }
-  if (Status created = c.ExecScript(kSchema); !created.ok()) {
+  if (Status created = c.ExecScript(std::string(kFenceTableSql) + std::string(kSchema));
+      !created.ok()) {
     RollBack(c);
     return created;
   }

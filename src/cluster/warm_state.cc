@@ -15,6 +15,7 @@ Status WarmState::CatchUpLocked(const PgJournalBackend& backend) {
   uint64_t highest = seq_;
   VERDICT_RETURN_IF_ERROR(
       backend.ScanStateSince(seq_, [&](std::string_view key, std::string_view value, uint64_t seq) {
+        mu_.AssertHeld();  // called back within this function, under the lock
         states_.insert_or_assign(std::string(key), std::string(value));
         highest = std::max(highest, seq);
         return Status::Ok();
