@@ -7,6 +7,7 @@
 #include "cli/cluster_command.h"
 #include "cli/drift_command.h"
 #include "cli/features_command.h"
+#include "cli/import_command.h"
 #include "cli/keys_command.h"
 #include "cli/model_command.h"
 #include "cli/policy_command.h"
@@ -44,6 +45,7 @@ int main(int argc, char** argv) {
   verdict::RegisterFeaturesCommand(app);
   verdict::RegisterTrainCommand(app);
   verdict::RegisterReplayCommand(app);
+  verdict::RegisterImportCommand(app);
   verdict::RegisterBacktestCommand(app);
   verdict::RegisterKeysCommand(app);
   verdict::RegisterDriftCommand(app);

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "common/json_writer.h"
+#include "common/rfc3339.h"
 #include "sim/simulator.h"
 
 namespace verdict {
@@ -14,10 +15,19 @@ namespace {
 struct SimFlags {
   SimOptions options;
   std::string out;
+  std::string start;  // RFC 3339; empty: SimOptions' default
   bool json = false;
 };
 
-int RunSim(const SimFlags& flags) {
+int RunSim(SimFlags& flags) {
+  if (!flags.start.empty()) {
+    Result<int64_t> start_us = ParseRfc3339Micros(flags.start);
+    if (!start_us.ok()) {
+      std::fprintf(stderr, "sim: --start: %s\n", start_us.status().message().c_str());
+      return 2;
+    }
+    flags.options.start_us = *start_us;
+  }
   const auto start = std::chrono::steady_clock::now();
   auto summary = WriteSimCsv(flags.options, flags.out, [](uint32_t done, uint32_t days) {
     std::fprintf(stderr, "\rsim: day %u/%u", done, days);
@@ -74,6 +84,8 @@ void RegisterSimCommand(CLI::App& app) {
   cmd->add_option("--days", o.days, "Days of activity")->capture_default_str();
   cmd->add_option("--seed", o.seed, "Random seed (same seed, same output)")->capture_default_str();
   cmd->add_option("--out", flags->out, "Output CSV file")->required();
+  cmd->add_option("--start", flags->start,
+                  "First day's start (RFC 3339, UTC; default 2026-01-01T00:00:00Z)");
   cmd->add_option("--patterns-per-typology", o.patterns_per_typology,
                   "Laundering patterns of each typology (0: max(2, accounts/2500))")
       ->capture_default_str();

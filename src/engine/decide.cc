@@ -100,6 +100,14 @@ Status Engine::CheckIdempotency(DecisionRun& run) {
   Result<journal::IdempotencyCheck> check =
       journal_->CheckIdempotency(run.caller.tenant, run.txn.transaction_id, run.canonical);
   if (!check.ok()) return check.status();
+  if (check->existing && check->existing->record.kind == journal::RecordKind::kHistory) {
+    // Imported history was applied to the accounts but never decided: there is no decision to
+    // answer with, and deciding it now would count it twice.
+    return Status(StatusCode::kAlreadyExists,
+                  "transaction_id " + run.txn.transaction_id +
+                      " was imported as history (verdict import) and has no decision",
+                  "transaction_id");
+  }
   switch (check->verdict) {
     case journal::Idempotency::kNew:
       return Status::Ok();

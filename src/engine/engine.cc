@@ -327,7 +327,10 @@ Result<Decision> Engine::DecideAndWait(const Transaction& txn, int64_t received_
 Result<std::optional<Decision>> Engine::FindDecision(std::string_view tenant,
                                                      const Uuid& decision_id) const {
   VERDICT_ASSIGN_OR_RETURN(auto record, journal_->FindByDecisionId(decision_id));
-  if (!record || record->tenant != tenant) return std::optional<Decision>();
+  // A history record's id is indexed like a decision's, but it decided nothing.
+  if (!record || record->tenant != tenant || record->kind != journal::RecordKind::kDecision) {
+    return std::optional<Decision>();
+  }
   return std::optional<Decision>(std::move(record->decision));
 }
 
@@ -335,7 +338,9 @@ Result<std::optional<Decision>> Engine::FindDecisionForTransaction(
     std::string_view tenant, std::string_view transaction_id) const {
   VERDICT_ASSIGN_OR_RETURN(auto stored, journal_->FindByTransaction(tenant, transaction_id));
   // A decision still waiting for its group commit has not been acknowledged: not found yet.
-  if (!stored || !stored->durable) return std::optional<Decision>();
+  if (!stored || !stored->durable || stored->record.kind != journal::RecordKind::kDecision) {
+    return std::optional<Decision>();
+  }
   return std::optional<Decision>(std::move(stored->record.decision));
 }
 
@@ -345,7 +350,10 @@ Result<std::vector<Decision>> Engine::RecentDecisionsForAccount(std::string_view
   VERDICT_ASSIGN_OR_RETURN(auto records, journal_->ListByAccount(tenant, account, limit));
   std::vector<Decision> out;
   out.reserve(records.size());
-  for (auto& record : records) out.push_back(std::move(record.decision));
+  for (auto& record : records) {
+    // Imported history is listed by account too, but holds no decision.
+    if (record.kind == journal::RecordKind::kDecision) out.push_back(std::move(record.decision));
+  }
   return out;
 }
 

@@ -79,6 +79,15 @@ class Engine {
   Result<Decision> DecideAndWait(const Transaction& txn, int64_t received_ns, bool fallback = false,
                                  const Caller& caller = {});
 
+  // Applies one transaction of imported history (`verdict import`, history_import.h) to both
+  // accounts' state and journals it as a history record (state only, no decision), with the
+  // update code and under the stripe locks a decision uses (I2, I3). `input_position` is its
+  // place in the import's input. `done` runs once the record is durable. On an error return
+  // (the journal refused it: a transaction id already journaled, a failed journal) nothing
+  // changed and `done` is never called.
+  Status ApplyHistory(const Transaction& txn, uint64_t input_position, const Caller& caller,
+                      journal::CommitCallback done);
+
   // The deployment's policy (from the configuration): the one in force for every tenant
   // without a policy of its own.
   std::shared_ptr<const ActivePolicy> policy() const { return policies_.deployment(); }

@@ -1,8 +1,9 @@
 // Replaying a journal offline to prove it explains the engine's state: every decision record's
 // transaction is re-run, in journal order, through the same feature code on fresh account
-// states. The recomputed feature vectors must equal the journaled ones bit for bit (I3), and
-// the final states must equal the stored ones (I2: the store holds exactly the journal's
-// prefix). Stateless function; reads a stopped or running engine's journal read-only.
+// states, and every history record's transaction (verdict import) is applied to them. The
+// recomputed feature vectors must equal the journaled ones bit for bit (I3), and the final states
+// must equal the stored ones (I2: the store holds exactly the journal's prefix). Stateless
+// function; reads a stopped or running engine's journal read-only.
 #pragma once
 
 #include <cstdint>
@@ -15,6 +16,7 @@ namespace verdict {
 
 struct JournalReplayReport {
   uint64_t decisions = 0;
+  uint64_t history = 0;  // imported transactions (state only, nothing to compare)
   uint64_t admin_events = 0;
   uint64_t accounts = 0;  // account states recomputed
   uint64_t feature_mismatches = 0;

@@ -13,7 +13,9 @@ void WriteRecordJson(const JournalRecord& rec, JsonWriter& w) {
   const Decision& d = rec.decision;
   w.BeginObject();
   w.Key("seq").Uint(rec.seq);
-  w.Key("kind").String(rec.kind == RecordKind::kAdminEvent ? "admin_event" : "decision");
+  w.Key("kind").String(rec.kind == RecordKind::kAdminEvent ? "admin_event"
+                       : rec.kind == RecordKind::kHistory  ? "history"
+                                                           : "decision");
   w.Key("record_hash").String(ToHex(rec.record_hash));
   w.Key("prev_hash").String(ToHex(rec.prev_hash));
   if (rec.kind == RecordKind::kAdminEvent) {
@@ -28,7 +30,8 @@ void WriteRecordJson(const JournalRecord& rec, JsonWriter& w) {
     w.EndObject();
     return;
   }
-  w.Key("decided_at").String(FormatRfc3339Micros(rec.decided_at_us));
+  w.Key(rec.kind == RecordKind::kHistory ? "imported_at" : "decided_at")
+      .String(FormatRfc3339Micros(rec.decided_at_us));
   w.Key("timestamp").String(FormatRfc3339Micros(rec.timestamp_us));
   w.Key("tenant").String(rec.tenant);
   w.Key("principal").String(rec.principal);
@@ -38,6 +41,13 @@ void WriteRecordJson(const JournalRecord& rec, JsonWriter& w) {
   w.Key("accounts").BeginArray();
   for (const std::string& a : rec.accounts) w.String(a);
   w.EndArray();
+  if (rec.kind == RecordKind::kHistory) {
+    // Applied to account state, never decided: no features, no decision.
+    w.Key("record_id").String(d.decision_id.ToString());
+    w.Key("input_position").Uint(rec.input_position);
+    w.EndObject();
+    return;
+  }
   w.Key("feature_schema_version").String(rec.feature_schema_version);
   w.Key("features").BeginArray();
   for (double f : rec.features) w.Double(f);
@@ -161,7 +171,7 @@ Result<std::vector<JournalRecord>> JournalReader::FindInBackend(std::string_view
   // looked at (audit use, not a hot path).
   VERDICT_RETURN_IF_ERROR(ForEachRecord([&](const JournalRecord& record) {
     const bool same_decision = uuid && !out.empty() && out.front().seq == record.seq;
-    if (record.kind == RecordKind::kDecision && record.decision.transaction_id == id &&
+    if (record.kind != RecordKind::kAdminEvent && record.decision.transaction_id == id &&
         !same_decision) {
       out.push_back(record);
     }

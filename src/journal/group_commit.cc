@@ -127,8 +127,9 @@ Result<uint64_t> GroupCommit::Enqueue(JournalEntry entry, CommitCallback done) {
   // The journal, not the caller, vouches that input_sha256 is the hash of canonical_input.
   entry.record.input_sha256 = Sha256(entry.record.canonical_input);
   EncodeRecordPayload(entry.record, p->payload);
-  const bool is_decision = entry.record.kind == RecordKind::kDecision;
-  if (is_decision) {
+  // Decisions and history records both name a transaction: indexed by it, and never twice.
+  const bool is_transaction = entry.record.kind != RecordKind::kAdminEvent;
+  if (is_transaction) {
     p->txn_key = TransactionKey(entry.record.tenant, entry.record.decision.transaction_id);
   }
   p->record = std::move(entry.record);
@@ -139,7 +140,7 @@ Result<uint64_t> GroupCommit::Enqueue(JournalEntry entry, CommitCallback done) {
   // The store lookup runs outside the lock; committed_gen_ tells whether an entry left the
   // pending map meanwhile (then it is in the store and the lookup is repeated under the lock).
   uint64_t gen_before = 0;
-  const bool check_duplicates = is_decision && options_.reject_duplicate_transactions;
+  const bool check_duplicates = is_transaction && options_.reject_duplicate_transactions;
   const auto already_journaled = [&] {
     return Status(StatusCode::kAlreadyExists, "transaction already journaled", "transaction_id");
   };
@@ -173,7 +174,7 @@ Result<uint64_t> GroupCommit::Enqueue(JournalEntry entry, CommitCallback done) {
   }
   p->seq = next_seq_++;
   p->record.seq = p->seq;
-  if (is_decision) {
+  if (is_transaction) {
     auto [it, inserted] = pending_txn_.try_emplace(p->txn_key, p);
     if (!inserted) {  // duplicates allowed: the newer entry owns the key's bytes from now on
       pending_txn_.erase(it);

@@ -44,6 +44,50 @@ Status DecodeAdminPayload(ByteReader& r, JournalRecord& rec) {
   return Finish(r);
 }
 
+// Reads the accounts list (shared by decision and history payloads).
+void ReadAccounts(ByteReader& r, std::vector<std::string>& accounts) {
+  uint32_t n = 0;
+  accounts.clear();
+  if (ReadCount(r, 4, n)) {
+    accounts.reserve(n);
+    for (uint32_t i = 0; i < n && r.ok(); ++i) accounts.emplace_back(r.Str(kMaxStringBytes));
+  }
+}
+
+void EncodeHistoryPayload(const JournalRecord& rec, ByteWriter& w) {
+  const Decision& d = rec.decision;
+  w.U8(kHistoryPayloadFormatVersion);
+  w.Raw(std::string_view(reinterpret_cast<const char*>(d.decision_id.bytes.data()), 16));
+  w.I64(rec.decided_at_us);
+  w.I64(rec.timestamp_us);
+  w.Str(rec.tenant);
+  w.Str(rec.principal);
+  w.Str(d.transaction_id);
+  w.Str(rec.canonical_input);
+  PutDigest(w, rec.input_sha256);
+  w.U32(static_cast<uint32_t>(rec.accounts.size()));
+  for (const std::string& a : rec.accounts) w.Str(a);
+  w.U64(rec.input_position);
+}
+
+Status DecodeHistoryPayload(ByteReader& r, JournalRecord& rec) {
+  rec = JournalRecord{};
+  rec.kind = RecordKind::kHistory;
+  Decision& d = rec.decision;
+  std::string_view id = r.Raw(16);
+  if (r.ok()) std::memcpy(d.decision_id.bytes.data(), id.data(), 16);
+  rec.decided_at_us = r.I64();
+  rec.timestamp_us = r.I64();
+  rec.tenant = r.Str(kMaxStringBytes);
+  rec.principal = r.Str(kMaxStringBytes);
+  d.transaction_id = r.Str(kMaxStringBytes);
+  rec.canonical_input = r.Str(kMaxInputBytes);
+  rec.input_sha256 = r.Array<32>();
+  ReadAccounts(r, rec.accounts);
+  rec.input_position = r.U64();
+  return Finish(r);
+}
+
 }  // namespace
 
 void EncodeRecordPayload(const JournalRecord& rec, std::string& out) {
@@ -58,6 +102,7 @@ void EncodeRecordPayload(const JournalRecord& rec, std::string& out) {
     w.Str(rec.admin.details_json);
     return;
   }
+  if (rec.kind == RecordKind::kHistory) return EncodeHistoryPayload(rec, w);
   const Decision& d = rec.decision;
   // Room for the whole payload up front (the fixed fields and the strings' length prefixes fit
   // in the slack): growing a ~1 KB string by doubling copied it several times per record.
@@ -111,6 +156,7 @@ Status DecodeRecordPayload(std::string_view payload, JournalRecord& rec) {
   uint8_t version = r.U8();
   if (!r.ok()) return Malformed("empty");
   if (version == kAdminPayloadFormatVersion) return DecodeAdminPayload(r, rec);
+  if (version == kHistoryPayloadFormatVersion) return DecodeHistoryPayload(r, rec);
   if (version != kPayloadFormatVersion) {
     return Malformed("unknown payload version " + std::to_string(version));
   }
@@ -124,12 +170,8 @@ Status DecodeRecordPayload(std::string_view payload, JournalRecord& rec) {
   d.transaction_id = r.Str(kMaxStringBytes);
   rec.canonical_input = r.Str(kMaxInputBytes);
   rec.input_sha256 = r.Array<32>();
+  ReadAccounts(r, rec.accounts);
   uint32_t n = 0;
-  rec.accounts.clear();
-  if (ReadCount(r, 4, n)) {
-    rec.accounts.reserve(n);
-    for (uint32_t i = 0; i < n && r.ok(); ++i) rec.accounts.emplace_back(r.Str(kMaxStringBytes));
-  }
   rec.feature_schema_version = r.Str(kMaxStringBytes);
   rec.features.clear();
   if (ReadCount(r, 8, n)) {
@@ -185,6 +227,7 @@ Status DecodeRecordPayload(std::string_view payload, JournalRecord& rec) {
   VERDICT_RETURN_IF_ERROR(Finish(r));
   rec.kind = RecordKind::kDecision;
   rec.admin = AdminAction{};
+  rec.input_position = 0;
   if (!rec.feature_names.empty() && rec.feature_names.size() != rec.features.size()) {
     return Malformed("feature_names and features differ in length");
   }
@@ -207,6 +250,10 @@ Status ValidateRecord(const JournalRecord& rec) {
       return InvalidArgument("admin event details too large", "details_json");
     }
     return Status::Ok();
+  }
+  if (rec.kind == RecordKind::kHistory && (!rec.features.empty() || !rec.feature_names.empty())) {
+    // Nothing was decided: a feature vector here would be one no reader compares.
+    return InvalidArgument("a history record carries no features", "features");
   }
   if (rec.decision.transaction_id.empty() || !no_nul(rec.decision.transaction_id)) {
     return InvalidArgument("transaction_id must be non-empty and free of NUL bytes",

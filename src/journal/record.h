@@ -15,9 +15,11 @@
 namespace verdict::journal {
 
 // What a record is. Decisions carry the transaction, features and decision; admin events
-// (a key created, a model activated, a case disposed) carry who did what to which object.
-// Both are links of the one hash chain, so neither can be altered or dropped unseen.
-enum class RecordKind : uint8_t { kDecision = 0, kAdminEvent = 1 };
+// (a key created, a model activated, a case disposed) carry who did what to which object;
+// history records (`verdict import`) carry a transaction the engine applied to account state
+// without deciding it: no features, no decision. All are links of the one hash chain, so none
+// can be altered or dropped unseen.
+enum class RecordKind : uint8_t { kDecision = 0, kAdminEvent = 1, kHistory = 2 };
 
 // The body of an admin event record.
 struct AdminAction {
@@ -53,15 +55,22 @@ struct JournalRecord {
   // kind == kAdminEvent only; such a record uses decided_at_us (when), tenant and principal
   // (who) and none of the decision fields.
   AdminAction admin;
+  // kind == kHistory only: the transaction's 0-based position in the input it was imported
+  // from, so that an interrupted import can continue after it. A history record uses
+  // decided_at_us (when it was imported), timestamp_us, tenant, principal, canonical_input,
+  // input_sha256, accounts and, of the decision, only transaction_id and decision_id (the
+  // record's own id, indexed like a decision's so that every index treats both alike).
+  uint64_t input_position = 0;
 };
 
 // Limits the decoder enforces; the encoder's caller (Journal::Enqueue) checks them too.
 inline constexpr size_t kMaxStringBytes = 1 << 20;  // any one string field
 inline constexpr size_t kMaxInputBytes = 16 << 20;  // canonical_input
 inline constexpr size_t kMaxListLength = 1 << 16;   // any one list
-// The payload's first byte: its layout. 1 is a decision record, 2 an admin event.
+// The payload's first byte: its layout. 1 is a decision record, 2 an admin event, 3 history.
 inline constexpr uint8_t kPayloadFormatVersion = 1;
 inline constexpr uint8_t kAdminPayloadFormatVersion = 2;
+inline constexpr uint8_t kHistoryPayloadFormatVersion = 3;
 
 // Appends the canonical payload of `record` (all fields except seq and the hashes) to `out`.
 void EncodeRecordPayload(const JournalRecord& record, std::string& out);

@@ -69,6 +69,67 @@ TEST(RecordCodecTest, RoundTripsAdminEventsAndRefusesTheirTruncations) {
   EXPECT_TRUE(back.admin.action.empty());
 }
 
+// A history record (verdict import): the transaction, its accounts and its position in the
+// import's input; no features and no decision survive the round trip.
+JournalRecord MakeHistoryRecord() {
+  JournalRecord r = MakeRecord(8);
+  r.kind = RecordKind::kHistory;
+  r.features.clear();
+  r.feature_names.clear();
+  r.input_position = 123'456'789'012;
+  return r;
+}
+
+TEST(RecordCodecTest, RoundTripsHistoryRecordsAndRefusesTheirTruncations) {
+  JournalRecord r = MakeHistoryRecord();
+  std::string payload;
+  EncodeRecordPayload(r, payload);
+  EXPECT_EQ(static_cast<uint8_t>(payload[0]), kHistoryPayloadFormatVersion);
+  JournalRecord back = MakeRecord(3);  // decoding must not keep anything of a decision
+  ASSERT_TRUE(DecodeRecordPayload(payload, back).ok());
+  EXPECT_EQ(back.kind, RecordKind::kHistory);
+  EXPECT_EQ(back.input_position, 123'456'789'012u);
+  EXPECT_EQ(back.decision.transaction_id, "tx-8");
+  EXPECT_EQ(back.decision.decision_id, r.decision.decision_id);
+  EXPECT_EQ(back.canonical_input, r.canonical_input);
+  EXPECT_EQ(back.input_sha256, r.input_sha256);
+  EXPECT_EQ(back.accounts, r.accounts);
+  EXPECT_EQ(back.timestamp_us, r.timestamp_us);
+  EXPECT_EQ(back.decided_at_us, r.decided_at_us);
+  EXPECT_TRUE(back.features.empty());
+  EXPECT_TRUE(back.decision.reasons.empty());
+  EXPECT_TRUE(back.decision.model.name.empty());
+  std::string again;
+  EncodeRecordPayload(back, again);
+  EXPECT_EQ(again, payload);
+  for (size_t cut = 0; cut < payload.size(); ++cut) {
+    JournalRecord partial;
+    EXPECT_FALSE(DecodeRecordPayload(std::string_view(payload).substr(0, cut), partial).ok())
+        << cut;
+  }
+  EXPECT_FALSE(DecodeRecordPayload(payload + "x", back).ok());
+
+  // A decision decoded into a record that held history is a decision again.
+  std::string decision_payload;
+  EncodeRecordPayload(MakeRecord(5), decision_payload);
+  ASSERT_TRUE(DecodeRecordPayload(decision_payload, back).ok());
+  EXPECT_EQ(back.kind, RecordKind::kDecision);
+  EXPECT_EQ(back.input_position, 0u);
+}
+
+TEST(RecordCodecTest, ValidatesHistoryRecords) {
+  JournalRecord r = MakeHistoryRecord();
+  EXPECT_TRUE(ValidateRecord(r).ok());
+  r.features = {1.0};
+  EXPECT_EQ(ValidateRecord(r).field(), "features");
+  r = MakeHistoryRecord();
+  r.decision.transaction_id.clear();
+  EXPECT_EQ(ValidateRecord(r).field(), "transaction_id");
+  r = MakeHistoryRecord();
+  r.accounts = {std::string("a\0b", 3)};
+  EXPECT_EQ(ValidateRecord(r).field(), "accounts");
+}
+
 TEST(RecordCodecTest, ValidatesAdminEvents) {
   JournalRecord r;
   r.kind = RecordKind::kAdminEvent;
