@@ -68,9 +68,11 @@ void PrintImportSummary(const HistoryImportReport& r) {
 }
 
 int RunImport(const ImportFlags& flags) {
-  // Logs go to stderr (stdout carries the summary); only what goes wrong.
+  // Logs go to stderr (stdout carries the summary), errors only: the engine's start-up
+  // warnings are about deciding (no model configured, an asynchronous journal), which an import
+  // does not do; what goes wrong with the import is its own message.
   spdlog::set_default_logger(spdlog::stderr_color_mt("cli"));
-  spdlog::set_level(spdlog::level::warn);
+  spdlog::set_level(spdlog::level::err);
   Result<CsvFormat> format = ParseCsvFormat(flags.format);
   if (!format.ok()) {
     std::fprintf(stderr, "import: --format: %s\n", format.status().message().c_str());

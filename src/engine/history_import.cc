@@ -287,7 +287,7 @@ Result<HistoryImportReport> ImportHistory(Engine& engine, const HistoryImportOpt
   // as row numbers do).
   VERDICT_ASSIGN_OR_RETURN(std::unique_ptr<TransactionReader> reader, OpenInput(options.reader));
   const auto import_start = Steady::now();
-  auto next_progress = import_start;
+  auto next_progress = import_start + std::chrono::milliseconds(options.progress_interval_ms);
   const auto interval =
       std::chrono::milliseconds(std::max<int64_t>(1, options.progress_interval_ms));
   // Shared with the callbacks: the last of them may run after this function has returned.
@@ -321,7 +321,9 @@ Result<HistoryImportReport> ImportHistory(Engine& engine, const HistoryImportOpt
                                       "to continue");
   }
   report.import_seconds = SecondsSince(import_start);
-  if (options.progress) options.progress({report.imported, total, report.import_seconds});
+  if (options.progress && report.imported > 0) {
+    options.progress({report.imported, total, report.import_seconds});
+  }
   return report;
 }
 

@@ -207,6 +207,41 @@ TEST(JournalTest, AdminEventsJoinTheChainAndAreListedPerTenant) {
   EXPECT_EQ(report.records, 8u);
 }
 
+TEST(JournalTest, HistoryRecordsJoinTheChainAndAreIndexedLikeDecisions) {
+  TempDir dir;
+  {
+    auto j = OpenOrDie(Options(dir));
+    ASSERT_TRUE(j);
+    JournalEntry history = MakeEntry(1);
+    history.record.kind = RecordKind::kHistory;
+    history.record.features.clear();
+    history.record.input_position = 41;
+    std::promise<Result<CommitInfo>> committed;
+    ASSERT_TRUE(
+        j->Enqueue(history, [&](const Result<CommitInfo>& r) { committed.set_value(r); }).ok());
+    ASSERT_TRUE(committed.get_future().get().ok());
+    WriteEntries(*j, 2, 3);
+    // A transaction id names one transaction: imported history cannot be journaled again, nor
+    // decided.
+    EXPECT_EQ(j->Enqueue(MakeEntry(1), [](const Result<CommitInfo>&) {}).status().code(),
+              StatusCode::kAlreadyExists);
+    auto found = j->FindByTransaction("bank-a", "tx-1");
+    ASSERT_TRUE(found.ok() && found->has_value());
+    EXPECT_EQ((*found)->record.kind, RecordKind::kHistory);
+    EXPECT_EQ((*found)->record.input_position, 41u);
+    EXPECT_TRUE((*found)->record.features.empty());
+    auto listed = j->ListByAccount("bank-a", history.record.accounts[0], 10);
+    ASSERT_TRUE(listed.ok());
+    ASSERT_FALSE(listed->empty());
+    EXPECT_EQ(listed->back().kind, RecordKind::kHistory);
+    auto state = j->GetAccountState(history.state_updates[0].key);
+    ASSERT_TRUE(state.ok() && state->has_value());
+  }
+  VerifyReport report = VerifyDir(dir.Sub("data"));
+  EXPECT_TRUE(report.ok) << report.problem;
+  EXPECT_EQ(report.records, 3u);
+}
+
 TEST(JournalTest, ContinuesTheChainAcrossRestartsAndRecoversState) {
   TempDir dir;
   MetricsRegistry metrics;
