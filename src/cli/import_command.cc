@@ -15,6 +15,7 @@
 #include "engine/engine.h"
 #include "engine/engine_options.h"
 #include "engine/history_import.h"
+#include "security/api_key.h"
 
 namespace verdict {
 namespace {
@@ -76,6 +77,11 @@ int RunImport(const ImportFlags& flags) {
   Result<CsvFormat> format = ParseCsvFormat(flags.format);
   if (!format.ok()) {
     std::fprintf(stderr, "import: --format: %s\n", format.status().message().c_str());
+    return 2;
+  }
+  // The same names API keys take: a tenant is part of every account's key.
+  if (Status tenant = security::ValidateTenant(flags.tenant, "tenant"); !tenant.ok()) {
+    std::fprintf(stderr, "import: --tenant: %s\n", tenant.message().c_str());
     return 2;
   }
   Result<EngineOptions> options = ImportEngineOptions(flags);

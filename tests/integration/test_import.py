@@ -191,6 +191,17 @@ class ImportTest(unittest.TestCase):
         self.assertIn(self.rows[5]["transaction_id"], out.stderr)
         self.assertEqual(export(taken), before)
 
+    def test_bad_arguments_are_refused_clearly(self):
+        data = os.path.join(self.tmp, "bad-args")
+        out = run_verdict("import", "--input", self.history, "--data-dir", data,
+                          "--tenant", "a/b")
+        self.assertEqual(out.returncode, 2)
+        self.assertIn("--tenant", out.stderr)
+        out = run_verdict("import", "--input", os.path.join(self.tmp, "missing.csv"),
+                          "--data-dir", data)
+        self.assertEqual(out.returncode, 1)
+        self.assertIn("missing.csv", out.stderr)
+
     def test_killed_import_resumes_to_the_same_state(self):
         big = os.path.join(self.tmp, "big.csv")
         simulate(big, 20000, 40, 5)
