@@ -124,6 +124,8 @@ class Engine {
   // last decision would be stale. Thread-safe.
   void RefreshBreakerGauges() const EXCLUDES(breaker_gauges_mu_);
   const EngineOptions& options() const { return options_; }
+  // The engine's clock (UTC): what stamps a message that carries no time of its own.
+  const Clock& clock() const { return clock_; }
 
  private:
   Engine(const EngineOptions& options, MetricsRegistry& metrics, const Clock& clock);
