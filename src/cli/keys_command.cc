@@ -61,7 +61,8 @@ Result<OpenedKeys> OpenKeys(const KeysArgs& args) {
   out.journal = std::move(opened).value();
   out.storage = std::make_unique<JournalKeyStorage>(*out.journal);
   VERDICT_ASSIGN_OR_RETURN(out.keys,
-                           security::KeyStore::Open(*out.storage, JournalKeyAudit(*out.journal)));
+                           security::KeyStore::Open(*out.storage, JournalKeyAudit(*out.journal),
+                                                    JournalKeyLedger(*out.journal)));
   return out;
 }
 
