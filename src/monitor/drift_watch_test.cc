@@ -1,4 +1,5 @@
 #include "monitor/drift_watch.h"
+#include "monitor/monitor_test_util.h"
 
 #include <gtest/gtest.h>
 
@@ -25,7 +26,7 @@ class DriftWatchTest : public ::testing::Test {
  protected:
   DriftWatch Make() {
     return DriftWatch(
-        DriftOptions{}, kWatchedFeatures,
+        testing_util::ImmediateOptions(), kWatchedFeatures,
         [this](std::string_view scope, std::string_view name,
                std::string_view version) -> Result<std::optional<ReferenceDistribution>> {
           ++loads_;
