@@ -358,22 +358,25 @@ void DriftMonitor::AddEvent(int64_t now_us, int level, double score, std::string
   if (snapshot_.events.size() > kMaxEvents) snapshot_.events.erase(snapshot_.events.begin());
 }
 
-int DriftMonitor::SustainedLevel(int64_t now_us, int current) {
+DriftMonitor::Judgement DriftMonitor::Sustained(int64_t now_us, Judgement current) {
   const size_t earlier = static_cast<size_t>(options_.escalate_after_windows - 1);
   if (earlier == 0) return current;
-  int level = period_levels_.size() < earlier ? 0 : current;
-  for (int l : period_levels_) level = std::min(level, l);
+  Judgement sustained = period_judgements_.size() < earlier ? Judgement{} : current;
+  for (const Judgement& j : period_judgements_) {
+    sustained.level = std::min(sustained.level, j.level);
+    sustained.score = std::min(sustained.score, j.score);
+  }
   // The evaluation that ends a period is kept; a period is the longest time window, so the
   // kept evaluations' time windows do not overlap.
   const int64_t second = now_us / kMicrosPerSecond;
   if (period_end_s_ == INT64_MIN) {
     period_end_s_ = second + history_s_;
   } else if (second >= period_end_s_) {
-    period_levels_.push_back(current);
-    if (period_levels_.size() > earlier) period_levels_.pop_front();
+    period_judgements_.push_back(current);
+    if (period_judgements_.size() > earlier) period_judgements_.pop_front();
     period_end_s_ = second + history_s_;
   }
-  return level;
+  return sustained;
 }
 
 void DriftMonitor::AddAlert(DriftAlert alert) {
@@ -427,7 +430,9 @@ void DriftMonitor::Act(int64_t now_us, std::vector<WindowReport> windows,
       feature_psi_gauges_[f]->Set(windows[longest].features[f].psi);
     }
   }
-  int level = SustainedLevel(now_us, DriftLevel(score, feature_alert, options_));
+  const Judgement sustained =
+      Sustained(now_us, {DriftLevel(score, feature_alert, options_), score});
+  int level = sustained.level;
 
   if (level == 3 && last_level_ < 3 && !frozen()) RaiseLevel3(now_us, score, to_record);
   if (frozen()) level = 3;
@@ -467,13 +472,14 @@ void DriftMonitor::Act(int64_t now_us, std::vector<WindowReport> windows,
   }
 
   // Escalation: past the first mark, then past the second within the window.
-  if (score >= options_.escalation_first) {
+  // On the sustained score too: one window's jump is no escalation.
+  if (sustained.score >= options_.escalation_first) {
     if (!above_first_) escalation_armed_us_ = now_us;
     above_first_ = true;
   } else {
     above_first_ = false;
   }
-  const bool above_second = score >= options_.escalation_second;
+  const bool above_second = sustained.score >= options_.escalation_second;
   if (above_second && !above_second_ && escalation_armed_us_ != INT64_MIN &&
       now_us - escalation_armed_us_ <= options_.escalation_window_s * kMicrosPerSecond) {
     AddAlert({"escalation", now_us, score,
@@ -539,7 +545,7 @@ Status DriftMonitor::ClearFreeze(std::string_view who, int64_t now_us) {
   if (recorder_ != nullptr && frozen()) VERDICT_RETURN_IF_ERROR(recorder_->ForgetFreeze(subject()));
   MutexLock lock(mu_);
   frozen_.store(false, std::memory_order_release);
-  period_levels_.clear();
+  period_judgements_.clear();
   period_end_s_ = INT64_MIN;
   snapshot_.alerts.clear();
   buckets_.clear();

@@ -139,8 +139,14 @@ class DriftMonitor {
   Shard* ShardForThisThread() EXCLUDES(shards_mu_);
   void Merge(int64_t now_us) REQUIRES(mu_) EXCLUDES(shards_mu_);
   std::vector<WindowReport> Evaluate(int64_t now_us) const REQUIRES(mu_);
-  // The level the evaluations have sustained (escalate_after_windows), given the current one.
-  int SustainedLevel(int64_t now_us, int current) REQUIRES(mu_);
+  // One evaluation's level and combined score.
+  struct Judgement {
+    int level = 0;
+    double score = 0;
+  };
+  // The level and score the evaluations have sustained (the least over escalate_after_windows
+  // of them), given the current one.
+  Judgement Sustained(int64_t now_us, Judgement current) REQUIRES(mu_);
   // Acts on the windows; what must go on record is added to `to_record`.
   void Act(int64_t now_us, std::vector<WindowReport> windows, std::vector<DriftRecord>* to_record)
       REQUIRES(mu_);
@@ -186,9 +192,9 @@ class DriftMonitor {
   int64_t history_s_ GUARDED_BY(mu_) = 0;
   DriftSnapshot snapshot_ GUARDED_BY(mu_);
   int last_level_ GUARDED_BY(mu_) = 0;
-  // The levels of the evaluations at the ends of the last escalate_after_windows - 1 periods
+  // The evaluations at the ends of the last escalate_after_windows - 1 periods
   // (a period is the longest time window), oldest first, and when the current period ends.
-  std::deque<int> period_levels_ GUARDED_BY(mu_);
+  std::deque<Judgement> period_judgements_ GUARDED_BY(mu_);
   int64_t period_end_s_ GUARDED_BY(mu_) = INT64_MIN;
   int64_t last_retrain_us_ GUARDED_BY(mu_) = INT64_MIN;
   // When the score last rose past escalation_first.
