@@ -81,9 +81,10 @@ TEST(BinSearchTest, MonitorCountsAlikeWithEitherSearch) {
   constexpr std::string_view kEngine[] = {"c", "x", "a", "b"};
   MetricsRegistry metrics;
   ManualClock clock(1'000'000 * kMicrosPerSecond);
-  auto fast = DriftMonitor::Create(testing_util::ImmediateOptions(), reference, kEngine, "m", "1", metrics, clock);
-  auto portable =
-      DriftMonitor::Create(testing_util::ImmediateOptions(), reference, kEngine, "m", "2", metrics, clock);
+  auto fast = DriftMonitor::Create(testing_util::ImmediateOptions(), reference, kEngine, "m", "1",
+                                   metrics, clock);
+  auto portable = DriftMonitor::Create(testing_util::ImmediateOptions(), reference, kEngine, "m",
+                                       "2", metrics, clock);
   ASSERT_TRUE(fast.ok() && portable.ok());
   (*portable)->UsePortableSearchForTesting();
   const double specials[] = {std::numeric_limits<double>::quiet_NaN(), kInf, -kInf, 0.0};

@@ -59,7 +59,8 @@ Result<std::unique_ptr<DriftMonitor>> DriftMonitor::Create(
                            ResolveReferenceFeatures(reference, feature_names));
   uint32_t history_index = 0;
   if (options.min_account_history_days > 0) {
-    const auto found = std::find(feature_names.begin(), feature_names.end(), kAccountHistoryFeature);
+    const auto found =
+        std::find(feature_names.begin(), feature_names.end(), kAccountHistoryFeature);
     if (found == feature_names.end()) {
       return InvalidArgument("needs the feature " + std::string(kAccountHistoryFeature) +
                                  ", which this engine does not compute (set it to 0)",
@@ -235,9 +236,8 @@ void DriftMonitor::Observe(std::span<const double> features, double score) {
   Shard* const shard = ShardForThisThread();
   if (options_.min_account_history_days > 0) {
     // NaN (not computed) counts as no history.
-    const double days = history_index_ < features.size()
-                            ? features[history_index_]
-                            : std::numeric_limits<double>::quiet_NaN();
+    const double days = history_index_ < features.size() ? features[history_index_]
+                                                         : std::numeric_limits<double>::quiet_NaN();
     if (!(days >= options_.min_account_history_days)) return Bump(shard->new_accounts);
   }
   const ObserveArgs args{shard->counts.get(),
@@ -344,8 +344,7 @@ std::vector<WindowReport> DriftMonitor::Evaluate(int64_t now_us) const {
       for (uint32_t b = 0; b < bins_[tracked]; ++b) decisions += sum[score_base + b];
       oldest = it->second;
     }
-    windows.push_back(
-        report("last_" + std::to_string(n), sum, second - oldest + 1, new_accounts));
+    windows.push_back(report("last_" + std::to_string(n), sum, second - oldest + 1, new_accounts));
   }
   return windows;
 }
@@ -514,8 +513,8 @@ void DriftMonitor::Tick(int64_t now_us) {
     const Status recorded =
         recorder_ != nullptr ? recorder_->Record(subject(), record) : Status::Ok();
     if (!recorded.ok()) {
-      spdlog::error("drift {} v{}: {} not recorded: {}", model_name_, model_version_,
-                    record.action, recorded.message());
+      spdlog::error("drift {} v{}: {} not recorded: {}", model_name_, model_version_, record.action,
+                    recorded.message());
     }
   }
 }

@@ -150,8 +150,7 @@ class DriftMonitor {
   // Acts on the windows; what must go on record is added to `to_record`.
   void Act(int64_t now_us, std::vector<WindowReport> windows, std::vector<DriftRecord>* to_record)
       REQUIRES(mu_);
-  void RaiseLevel3(int64_t now_us, double score, std::vector<DriftRecord>* to_record)
-      REQUIRES(mu_);
+  void RaiseLevel3(int64_t now_us, double score, std::vector<DriftRecord>* to_record) REQUIRES(mu_);
   void AddAlert(DriftAlert alert) REQUIRES(mu_);
   DriftSubject subject() const { return {tenant_, model_name_, model_version_}; }
   void AddEvent(int64_t now_us, int level, double score, std::string what) REQUIRES(mu_);

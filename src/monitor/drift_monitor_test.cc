@@ -267,8 +267,8 @@ TEST(DriftMonitorCreateTest, RefusesUnknownFeaturesAndBadOptions) {
   MetricsRegistry metrics;
   ManualClock clock;
   constexpr std::string_view kOnlyA[] = {"a"};
-  auto unknown =
-      DriftMonitor::Create(ImmediateOptions(), UniformReference(), kOnlyA, "m", "1", metrics, clock);
+  auto unknown = DriftMonitor::Create(ImmediateOptions(), UniformReference(), kOnlyA, "m", "1",
+                                      metrics, clock);
   ASSERT_FALSE(unknown.ok());
   EXPECT_EQ(unknown.status().field(), "features[1].name");
   DriftOptions bad;

@@ -62,8 +62,8 @@ class DriftSustainedTest : public ::testing::Test {
   }
 
   std::unique_ptr<DriftMonitor> Make(const DriftOptions& options) {
-    auto monitor = DriftMonitor::Create(options, testing_util::UniformReference(),
-                                        kFeaturesWithAge, "aml", "7", metrics_, clock_);
+    auto monitor = DriftMonitor::Create(options, testing_util::UniformReference(), kFeaturesWithAge,
+                                        "aml", "7", metrics_, clock_);
     EXPECT_TRUE(monitor.ok()) << monitor.status().ToString();
     return std::move(monitor).value();
   }
@@ -121,8 +121,8 @@ TEST_F(DriftSustainedTest, DecisionsOnNewAccountsAreCountedApartAndNeverJudged) 
 
 TEST_F(DriftSustainedTest, AFeatureListWithoutTheAccountAgeIsRefusedWhenHistoryIsRequired) {
   const std::string_view without_age[] = {"a", "b"};
-  auto monitor = DriftMonitor::Create(DriftOptions{}, testing_util::UniformReference(),
-                                      without_age, "aml", "7", metrics_, clock_);
+  auto monitor = DriftMonitor::Create(DriftOptions{}, testing_util::UniformReference(), without_age,
+                                      "aml", "7", metrics_, clock_);
   ASSERT_FALSE(monitor.ok());
   EXPECT_EQ(monitor.status().field(), "drift.min_account_history_days");
 }

@@ -1,5 +1,4 @@
 #include "monitor/drift_watch.h"
-#include "monitor/monitor_test_util.h"
 
 #include <gtest/gtest.h>
 
@@ -7,6 +6,8 @@
 #include <string>
 #include <thread>
 #include <vector>
+
+#include "monitor/monitor_test_util.h"
 
 namespace verdict::monitor {
 namespace {
