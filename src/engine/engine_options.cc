@@ -356,6 +356,10 @@ Status ReadDrift(TableReader& r, EngineOptions* o) {
   VERDICT_RETURN_IF_ERROR(whole_numbers("windows_s", &d.windows_s));
   VERDICT_RETURN_IF_ERROR(whole_numbers("count_windows", &d.count_windows));
   VERDICT_RETURN_IF_ERROR(r.Integer("min_count", &d.min_count, 1, int64_t{1} << 40));
+  VERDICT_RETURN_IF_ERROR(
+      r.Double("min_account_history_days", &d.min_account_history_days, 0, 3650));
+  VERDICT_RETURN_IF_ERROR(r.Integer("escalate_after_windows", &d.escalate_after_windows, 1, 100));
+  VERDICT_RETURN_IF_ERROR(r.Boolean("freeze_model", &d.freeze_model));
   VERDICT_RETURN_IF_ERROR(r.Double("l1", &d.l1, 0, 1e6));
   VERDICT_RETURN_IF_ERROR(r.Double("l2", &d.l2, 0, 1e6));
   VERDICT_RETURN_IF_ERROR(r.Double("l3", &d.l3, 0, 1e6));
