@@ -22,15 +22,16 @@ build: setup configure
 test: build
 	@ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS) --timeout 600
 
-# The demo's history (docs/import.md): the demo traffic's population (1,500 accounts, AC00000000
-# on), over the 30 days before the traffic's first day, generated once at a fixed seed and
+# The demo's history (docs/import.md): the demo traffic's population (src/cli/demo_traffic.cc:
+# 10,000 accounts, AC00000000 on, as the demo model was trained on) over the 30 days before the
+# traffic's first simulated day, generated once at a fixed seed (not the training data's) and
 # imported once (a second import finds nothing left to do), so that the demo starts warm.
 DEMO_HISTORY := var/demo-history.csv
 
 run: build
 	@mkdir -p var
-	@test -f $(DEMO_HISTORY) || { build/bin/verdict sim --accounts 1500 --days 30 --seed 7 \
-	  --patterns-per-typology 8 --start 2025-12-02T00:00:00Z --out $(DEMO_HISTORY).tmp >/dev/null \
+	@test -f $(DEMO_HISTORY) || { build/bin/verdict sim --accounts 10000 --days 30 --seed 17 \
+	  --start 2025-12-02T00:00:00Z --out $(DEMO_HISTORY).tmp >/dev/null \
 	  && mv $(DEMO_HISTORY).tmp $(DEMO_HISTORY); }
 	@build/bin/verdict import --input $(DEMO_HISTORY) --data-dir ./var --tenant dev \
 	  --config config/verdict.toml \

@@ -52,6 +52,7 @@ start_engine() {
     -e "s/^pause_after_bulk_refusal = .*/pause_after_bulk_refusal = ${PAUSE_AFTER_BULK_REFUSAL:-false}/" \
     -e "s/^bulk_deadline_ms = .*/bulk_deadline_ms = ${BULK_DEADLINE_MS:-2000}/" \
     -e "s/^background_idle_ms = .*/background_idle_ms = ${BACKGROUND_IDLE_MS:-500}/" \
+    -e "s#^\(path\|data_dir\|kek_file\) = \"\([^/\"][^\"]*\)\"#\1 = \"$PWD/config/\2\"#" \
     config/verdict.toml > "$work/verdict.toml"
   # Drift watch off: a fresh engine's accounts have no history, which the monitor rightly calls
   # drift from the trained reference and freezes the model (every decision then takes the

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "cli/audit_record_text.h"
 #include "cluster/pg_journal_verifier.h"
 #include "common/json_writer.h"
 #include "common/rfc3339.h"
@@ -180,7 +181,11 @@ void RunShow(const AuditArgs& a) {
     throw CLI::RuntimeError(kExitProblem);
   }
   for (const journal::JournalRecord& record : *found) {
-    std::cout << journal::RecordToJson(record) << "\n";
+    if (a.json) {
+      std::cout << journal::RecordToJson(record) << "\n";
+    } else {
+      std::cout << AuditRecordText(record);
+    }
   }
 }
 
@@ -243,6 +248,8 @@ void RegisterAuditCommand(CLI::App& app) {
   common(show);
   show->add_option("id", args->id, "Decision id (UUID) or transaction id")->required();
   show->add_option("--tenant", args->tenant, "Tenant of the transaction id (default: any)");
+  show->add_flag("--json", args->json,
+                 "Print each record as one JSON line (default: readable, features by name)");
   show->callback([args, journal_args] { RunShow(journal_args(*args)); });
 
   CLI::App* replay = audit->add_subcommand(

@@ -3,6 +3,8 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+#include <array>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -10,6 +12,7 @@
 
 #include "common/clock.h"
 #include "common/json_writer.h"
+#include "common/rfc3339.h"
 #include "engine/engine_options.h"
 #include "engine/key_routes.h"
 #include "journal/journal.h"
@@ -58,7 +61,8 @@ Result<OpenedKeys> OpenKeys(const KeysArgs& args) {
   out.journal = std::move(opened).value();
   out.storage = std::make_unique<JournalKeyStorage>(*out.journal);
   VERDICT_ASSIGN_OR_RETURN(out.keys,
-                           security::KeyStore::Open(*out.storage, JournalKeyAudit(*out.journal)));
+                           security::KeyStore::Open(*out.storage, JournalKeyAudit(*out.journal),
+                                                    JournalKeyLedger(*out.journal)));
   return out;
 }
 
@@ -93,6 +97,41 @@ void Create(const KeysArgs& args) {
   }
 }
 
+// "admin,scorer": the key's roles by name, in the order of the Role bits.
+std::string KeyRoleNames(uint32_t roles) {
+  std::string out;
+  for (Role role : {Role::kScorer, Role::kAnalyst, Role::kAdmin, Role::kAuditor}) {
+    if ((roles & static_cast<uint32_t>(role)) == 0) continue;
+    if (!out.empty()) out += ',';
+    out += RoleName(role);
+  }
+  return out.empty() ? "-" : out;
+}
+
+// One key a line under a header, in aligned columns: id, tenant, principal, roles, and whether
+// it is active or since when it is revoked.
+void PrintKeyTable(const std::vector<security::StoredKey>& keys) {
+  std::vector<std::array<std::string, 5>> rows;
+  rows.push_back({"ID", "TENANT", "PRINCIPAL", "ROLES", "STATUS"});
+  for (const auto& key : keys) {
+    rows.push_back({key.id, key.tenant, key.principal, KeyRoleNames(key.roles),
+                    key.revoked ? "revoked " + FormatRfc3339Micros(key.revoked_at_us) : "active"});
+  }
+  std::array<size_t, 5> width{};
+  for (const auto& row : rows) {
+    for (size_t c = 0; c < row.size(); ++c) width[c] = std::max(width[c], row[c].size());
+  }
+  for (const auto& row : rows) {
+    std::string line;
+    for (size_t c = 0; c < row.size(); ++c) {
+      line += row[c];
+      if (c + 1 < row.size()) line += std::string(width[c] - row[c].size() + 2, ' ');
+    }
+    std::printf("%s\n", line.c_str());
+  }
+  if (keys.empty()) std::printf("(no keys)\n");
+}
+
 void List(const KeysArgs& args) {
   auto opened = OpenKeys(args);
   if (!opened.ok()) FailKeys(opened.status());
@@ -106,10 +145,7 @@ void List(const KeysArgs& args) {
     std::printf("%s\n", out.c_str());
     return;
   }
-  for (const auto& key : keys) {
-    std::printf("%s %s %s%s\n", key.id.c_str(), key.tenant.c_str(), key.principal.c_str(),
-                key.revoked ? " (revoked)" : "");
-  }
+  PrintKeyTable(keys);
 }
 
 void Revoke(const KeysArgs& args) {

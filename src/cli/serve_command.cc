@@ -1,9 +1,11 @@
 #include "cli/serve_command.h"
 
 #include <signal.h>
+#include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -57,7 +59,7 @@ sigset_t BlockStopSignals() {
 }
 
 // The configuration file (or the defaults) with the flags applied, and its data directory
-// created; nullopt after logging why not.
+// created (unless only the routes are to be listed); nullopt after logging why not.
 std::optional<EngineOptions> ResolveOptions(const ServeFlags& flags) {
   Result<EngineOptions> loaded =
       flags.config.empty() ? ParseEngineOptions("", "defaults") : LoadEngineOptions(flags.config);
@@ -75,6 +77,7 @@ std::optional<EngineOptions> ResolveOptions(const ServeFlags& flags) {
   }
   if (!flags.realtime_listen.empty()) options.realtime_listen = flags.realtime_listen;
   if (!flags.data_dir.empty()) options.data_dir = flags.data_dir;
+  if (flags.list_routes) return options;  // touches no data directory (ListRoutes)
   std::error_code ec;
   std::filesystem::create_directories(options.data_dir, ec);
   if (ec) {
@@ -144,10 +147,46 @@ void RunUntilSignal(const ServeFlags& flags, const EngineOptions& options,
   server.Stop();
 }
 
+// Prints every route (METHOD pattern role) of the stack `serve` would build, built on a
+// scratch data directory that is removed afterwards: listing the routes must neither create
+// nor open the configured one (which a running engine may hold).
+int ListRoutes(const ServeFlags& flags, EngineOptions options) {
+  std::error_code ec;
+  // The engine's logs go to stderr: stdout carries only the routes.
+  spdlog::set_default_logger(spdlog::stderr_color_mt("routes"));
+  std::string scratch =
+      (std::filesystem::temp_directory_path(ec) / "verdict-routes-XXXXXX").string();
+  if (ec || mkdtemp(scratch.data()) == nullptr) {
+    spdlog::error("cannot create a scratch directory to list the routes in");
+    return 2;
+  }
+  options.data_dir = scratch;
+  options.heap_prefault_mb = 0;
+  options.cluster.enabled = false;
+  int exit_code = 0;
+  {
+    MetricsRegistry metrics;
+    const EngineStackFlags stack_flags{flags.insecure_dev, flags.no_console, flags.console_dir};
+    Result<std::unique_ptr<EngineStack>> stack =
+        BuildEngineStack(stack_flags, options, metrics, nullptr);
+    if (!stack.ok()) {
+      spdlog::error("{}", stack.status().message());
+      exit_code = 2;
+    } else {
+      for (const std::string& route : (*stack)->router.Routes()) {
+        std::printf("%s\n", route.c_str());
+      }
+    }
+  }
+  std::filesystem::remove_all(scratch, ec);
+  return exit_code;
+}
+
 int Serve(const ServeFlags& flags) {
   const sigset_t stop_signals = BlockStopSignals();
   std::optional<EngineOptions> resolved = ResolveOptions(flags);
   if (!resolved) return 2;
+  if (flags.list_routes) return ListRoutes(flags, *resolved);
   const EngineOptions& options = *resolved;
 
   if (options.heap_prefault_mb > 0) {
@@ -157,7 +196,7 @@ int Serve(const ServeFlags& flags) {
   }
   MetricsRegistry metrics;
   const EngineStackFlags stack_flags{flags.insecure_dev, flags.no_console, flags.console_dir};
-  if (options.cluster.enabled && !flags.list_routes) {
+  if (options.cluster.enabled) {
     return ServeClusterNode(stack_flags, options, metrics, stop_signals,
                             [&](uint16_t port) { WritePortFile(flags.port_file, port); });
   }
@@ -168,10 +207,6 @@ int Serve(const ServeFlags& flags) {
     return 2;
   }
   Router& router = (*stack)->router;
-  if (flags.list_routes) {
-    for (const std::string& route : router.Routes()) std::printf("%s\n", route.c_str());
-    return 0;
-  }
   Result<std::unique_ptr<HttpServer>> server = HttpServer::Create(options.server, router, metrics);
   if (!server.ok()) {
     spdlog::error("{}", server.status().message());

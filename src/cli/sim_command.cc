@@ -37,6 +37,9 @@ int RunSim(SimFlags& flags) {
     std::fprintf(stderr, "sim: %s\n", summary.status().message().c_str());
     return 1;
   }
+  for (const std::string& warning : summary->warnings) {
+    std::fprintf(stderr, "sim: warning: %s\n", warning.c_str());
+  }
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (flags.json) {
@@ -62,7 +65,9 @@ int RunSim(SimFlags& flags) {
         .Key("laundering_by_typology")
         .BeginObject();
     for (const auto& [typology, n] : summary->laundering_by_typology) w.Key(typology).Uint(n);
-    w.EndObject().EndObject();
+    w.EndObject().Key("warnings").BeginArray();
+    for (const std::string& warning : summary->warnings) w.String(warning);
+    w.EndArray().EndObject();
     std::printf("%s\n", out.c_str());
   } else {
     std::printf(

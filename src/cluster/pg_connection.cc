@@ -78,7 +78,9 @@ Result<std::unique_ptr<PgConnection>> PgConnection::Connect(const std::string& u
 
 PgConnection::~PgConnection() { PQfinish(conn_); }
 
-bool PgConnection::broken() const { return timed_out_ || PQstatus(conn_) != CONNECTION_OK; }
+bool PgConnection::broken() const {
+  return timed_out_ || abandoned_ || PQstatus(conn_) != CONNECTION_OK;
+}
 
 bool PgConnection::AwaitAnswer() {
   using Clock = std::chrono::steady_clock;
@@ -197,6 +199,62 @@ Status PgConnection::CopyIn(std::string_view copy_sql, std::string_view data) {
                        ? Status::Ok()
                        : ErrorOf(result, "COPY");
   if (result) PQclear(result);
+  return outcome;
+}
+
+Status PgConnection::Prepare(const std::string& name, std::string_view sql,
+                             const std::vector<uint32_t>& param_types) {
+  const std::string statement(sql);
+  std::vector<Oid> types(param_types.begin(), param_types.end());
+  pg_result* result = PQsendPrepare(conn_, name.c_str(), statement.c_str(),
+                                    static_cast<int>(types.size()), types.data()) == 1
+                          ? TakeResults()
+                          : nullptr;
+  Status outcome = result != nullptr && PQresultStatus(result) == PGRES_COMMAND_OK
+                       ? Status::Ok()
+                       : ErrorOf(result, "prepare " + name);
+  if (result) PQclear(result);
+  return outcome;
+}
+
+Status PgConnection::ExecPreparedThenCommit(
+    const std::string& name, const std::vector<std::optional<std::string_view>>& params) {
+  std::vector<const char*> values;
+  std::vector<int> lengths;
+  const std::vector<int> formats(params.size(), 1);
+  values.reserve(params.size());
+  lengths.reserve(params.size());
+  for (const auto& p : params) {
+    values.push_back(p ? p->data() : nullptr);
+    lengths.push_back(p ? static_cast<int>(p->size()) : 0);
+  }
+  if (PQenterPipelineMode(conn_) != 1) return ErrorOf(nullptr, "pipeline");
+  const bool sent =
+      PQsendQueryPrepared(conn_, name.c_str(), static_cast<int>(params.size()), values.data(),
+                          lengths.data(), formats.data(), 0) == 1 &&
+      PQsendQueryParams(conn_, "COMMIT", 0, nullptr, nullptr, nullptr, nullptr, 0) == 1 &&
+      PQpipelineSync(conn_) == 1;
+  // The answers in order: the statement's result, COMMIT's (or "aborted" after an error), each
+  // followed by a null, then the sync's. The first failure is the one to report.
+  pg_result* failure = nullptr;
+  bool synced = false;
+  while (sent && !synced && AwaitAnswer()) {
+    pg_result* next = PQgetResult(conn_);
+    if (next == nullptr) continue;  // the end of one statement's results
+    const ExecStatusType status = PQresultStatus(next);
+    synced = status == PGRES_PIPELINE_SYNC;
+    if (failure == nullptr && (status == PGRES_FATAL_ERROR || status == PGRES_BAD_RESPONSE)) {
+      failure = next;
+      continue;
+    }
+    PQclear(next);
+  }
+  Status outcome = Status::Ok();
+  if (!synced || failure != nullptr) outcome = ErrorOf(failure, name);
+  if (failure) PQclear(failure);
+  // Without the sync's answer the connection is mid-pipeline and cannot be used again.
+  if (!synced) abandoned_ = true;
+  if (synced) PQexitPipelineMode(conn_);
   return outcome;
 }
 

@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -62,6 +63,15 @@ class PgConnection {
   // Runs statements separated by semicolons in one round trip (the simple query protocol);
   // the last statement's rows, or the first error (the statements after it do not run).
   Result<PgRows> Query(std::string_view script);
+  // Prepares statement `name` on this connection, its parameters of the given type OIDs.
+  Status Prepare(const std::string& name, std::string_view sql,
+                 const std::vector<uint32_t>& param_types);
+  // Runs prepared statement `name` with parameters in binary format (nullopt: SQL NULL), then
+  // COMMIT, both sent at once (libpq's pipeline mode: one round trip). Ok once COMMIT returned.
+  // On the statement's error, COMMIT does not run and the transaction stays open and failed
+  // (the caller rolls it back); a broken() connection afterwards leaves the outcome unknown.
+  Status ExecPreparedThenCommit(const std::string& name,
+                                const std::vector<std::optional<std::string_view>>& params);
   // COPY ... FROM STDIN with `data` in COPY's text format, inside the current transaction.
   Status CopyIn(std::string_view copy_sql, std::string_view data);
   // True after a transport failure: the connection is unusable.
@@ -80,6 +90,7 @@ class PgConnection {
   pg_conn* conn_;
   const std::chrono::milliseconds timeout_;
   bool timed_out_ = false;
+  bool abandoned_ = false;  // left mid-pipeline: unusable
 };
 
 // bytea in COPY text format (hex, with COPY's own backslash escaped) and back from a query's

@@ -71,6 +71,9 @@ Result<uint64_t> ParseSeq(std::string_view text) {
   return value;
 }
 
+// The prepared statement that stores a group (PgJournalGroup::CommitSql), on the writer.
+constexpr std::string_view kCommitStatement = "verdict_commit_group";
+
 void RollBack(PgConnection& db) { (void)db.Exec("ROLLBACK"); }
 
 bool HasParameter(const std::string& url, std::string_view name) {
@@ -149,6 +152,7 @@ Result<PgConnection*> PgJournalBackend::WriterLocked() {
                              PgConnection::Connect(url_, kAnswerTimeout));
     VERDICT_RETURN_IF_ERROR(db->ExecScript(kSessionSettings));
     writer_ = std::move(db);
+    commit_prepared_ = false;
   }
   return writer_.get();
 }
@@ -219,7 +223,7 @@ Status PgJournalBackend::CheckWritable() const {
 }
 
 std::unique_ptr<journal::BackendGroup> PgJournalBackend::NewGroup() {
-  return std::make_unique<PgJournalGroup>(chain_);
+  return std::make_unique<PgJournalGroup>();
 }
 
 Status PgJournalBackend::CommitGroup(journal::BackendGroup& group, uint64_t first_seq,
@@ -228,20 +232,30 @@ Status PgJournalBackend::CommitGroup(journal::BackendGroup& group, uint64_t firs
   MutexLock lock(write_mu_);
   // A connection that broke before COMMIT was sent leaves nothing committed (the server rolls
   // back a transaction whose session ends), so the group is sent again on a new connection:
-  // a PostgreSQL fail-over then pauses the journal rather than failing it. Only a COMMIT
-  // without an answer is ambiguous, and that is returned at once.
+  // a PostgreSQL fail-over then pauses the journal rather than failing it. A COMMIT without an
+  // answer may or may not have committed: the next attempt first reads the head under the
+  // fence's row lock, which waits for the unanswered transaction to end (it held the lock), and
+  // finds the group either there or not at all.
   const auto give_up = std::chrono::steady_clock::now() + kReconnectWindow;
+  bool outcome_unknown = false;
   for (int attempt = 0;; ++attempt) {
     Result<PgConnection*> db = WriterLocked();
     Status status = db.ok() ? Status::Ok() : db.status();
     bool commit_sent = false;
+    bool found_committed = false;
     if (db.ok()) {
-      status = CommitLocked(**db, group, first_seq, last_seq, &commit_sent);
-      if (!status.ok() && !(*db)->broken()) RollBack(**db);
+      status = CommitLocked(**db, group, first_seq, last_seq, outcome_unknown, &commit_sent,
+                            &found_committed);
+      if ((!status.ok() || found_committed) && !(*db)->broken()) RollBack(**db);
     }
     const bool connection_lost =
         !status.ok() && (!db.ok() ? status.code() == StatusCode::kUnavailable : (*db)->broken());
     if (status.ok()) {
+      if (outcome_unknown) {
+        spdlog::info("journal: the group of records {}-{} was {}", first_seq, last_seq,
+                     found_committed ? "committed before its connection was lost"
+                                     : "not committed; sent again");
+      }
       MutexLock txn_lock(txn_mu_);
       if (known_txns_) {
         for (const std::string& key : static_cast<PgJournalGroup&>(group).txn_keys()) {
@@ -250,25 +264,31 @@ Status PgJournalBackend::CommitGroup(journal::BackendGroup& group, uint64_t firs
       }
       return status;
     }
-    if (commit_sent || !connection_lost || std::chrono::steady_clock::now() >= give_up) {
+    if (commit_sent && connection_lost) outcome_unknown = true;
+    if (!connection_lost || std::chrono::steady_clock::now() >= give_up) {
+      if (outcome_unknown) {
+        return Status(StatusCode::kUnavailable,
+                      "outcome of the commit unknown: " + status.message());
+      }
       return status;
     }
     if (attempt == 0)
       spdlog::warn(
-          "journal: PostgreSQL connection lost ({}); sending the group "
-          "again on a new connection",
-          status.message());
+          "journal: PostgreSQL connection lost ({}); {} on a new connection", status.message(),
+          outcome_unknown ? "finding out whether the group committed" : "sending the group again");
     std::this_thread::sleep_for(kReconnectPause);
   }
 }
 
 Status PgJournalBackend::CommitLocked(PgConnection& db, journal::BackendGroup& base,
-                                      uint64_t first_seq, uint64_t last_seq, bool* commit_sent) {
+                                      uint64_t first_seq, uint64_t last_seq, bool sent_before,
+                                      bool* commit_sent, bool* found_committed) {
   // Every group comes from NewGroup.
   const PgJournalGroup& group = static_cast<PgJournalGroup&>(base);
   // Two round trips. The first takes the fence: the row lock orders this group against a
   // claim, which then waits for it.
-  VERDICT_ASSIGN_OR_RETURN(PgRows fence, db.Query("BEGIN; SELECT epoch, owner, head_seq FROM "
+  VERDICT_ASSIGN_OR_RETURN(PgRows fence, db.Query("BEGIN; SELECT epoch, owner, head_seq, "
+                                                  "head_hash FROM "
                                                   "verdict_partitions WHERE partition = " +
                                                   chain_text_ + " FOR UPDATE"));
   if (fence.size() != 1) return Internal("postgres: no fence row for chain " + chain_text_);
@@ -280,47 +300,40 @@ Status PgJournalBackend::CommitLocked(PgConnection& db, journal::BackendGroup& b
                       " (" + owner_ + ")");
   }
   VERDICT_ASSIGN_OR_RETURN(uint64_t head_seq, ParseSeq(fence.Get(0, 2)));
+  // The same group sent before without an answer: committed if the head is its last record.
+  if (sent_before && group.head() && head_seq == last_seq) {
+    VERDICT_ASSIGN_OR_RETURN(std::string head_hash, DecodeByteaHex(fence.Get(0, 3)));
+    if (head_hash == journal::AsBytes(group.head()->last_hash)) {
+      *found_committed = true;
+      return Status::Ok();
+    }
+  }
   // A group without records (first_seq > last_seq) holds a checkpoint of what is stored.
   if (first_seq <= last_seq && first_seq != head_seq + 1) {
     return Internal("chain " + chain_text_ + ": group from record " + std::to_string(first_seq) +
                     " does not continue the head at " + std::to_string(head_seq));
   }
-  // The second writes the whole group, moves the head and commits.
-  std::string& sql = commit_sql_;
-  sql.clear();
-  group.AppendStatements(last_seq, sql);
-  if (group.checkpoint()) {
-    sql.append("INSERT INTO verdict_journal_checkpoints (chain, tree_size, checkpoint) VALUES (")
-        .append(chain_text_)
-        .append(",")
-        .append(std::to_string(group.checkpoint_size()))
-        .push_back(',');
-    AppendSqlBytea(sql, *group.checkpoint());
-    sql.append(
-        ") ON CONFLICT (chain, tree_size) DO UPDATE SET checkpoint = EXCLUDED.checkpoint;\n");
+  // The second writes the whole group, moves the head and commits. Its statement is prepared
+  // once per connection, at the first group (the schema exists by then).
+  if (!commit_prepared_) {
+    VERDICT_RETURN_IF_ERROR(db.Prepare(std::string(kCommitStatement),
+                                       PgJournalGroup::CommitSql(chain_),
+                                       PgJournalGroup::CommitParamTypes()));
+    commit_prepared_ = true;
   }
-  if (const std::optional<journal::JournalHead>& head = group.head()) {
-    sql.append("UPDATE verdict_partitions SET head_seq = ")
-        .append(std::to_string(head->last_seq))
-        .append(", head_hash = ");
-    AppendSqlBytea(sql, journal::AsBytes(head->last_hash));
-    sql.append(", journal_head = ");
-    AppendSqlBytea(sql, journal::EncodeHead(*head));
-    sql.append(" WHERE partition = ").append(chain_text_).append(";\n");
-  }
-  sql.append("COMMIT");
+  group.CommitParams(last_seq, commit_buffers_, commit_params_);
   *commit_sent = true;
-  Result<PgRows> committed = db.Query(sql);
+  Status committed = db.ExecPreparedThenCommit(std::string(kCommitStatement), commit_params_);
   if (!committed.ok()) {
     // An error the server answered (a duplicate transaction key, a statement refused) stopped
-    // the script before its COMMIT, or the COMMIT itself failed: nothing was committed. Only a
+    // the group before its COMMIT, or the COMMIT itself failed: nothing was committed. Only a
     // connection lost before the answer leaves the outcome unknown.
     if (!db.broken()) {
       *commit_sent = false;
-      return committed.status();
+      return committed;
     }
     return Status(StatusCode::kUnavailable,
-                  "outcome of the commit unknown: " + committed.status().message());
+                  "outcome of the commit unknown: " + committed.message());
   }
   return Status::Ok();
 }

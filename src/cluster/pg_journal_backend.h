@@ -13,6 +13,7 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -108,8 +109,11 @@ class PgJournalBackend final : public journal::JournalBackend {
   Status CreateSchemaAndClaim() EXCLUDES(write_mu_);
   Status Claim(PgConnection& db) REQUIRES(write_mu_);
   // `*commit_sent`: COMMIT was sent (a failure after it leaves the outcome unknown).
+  // `sent_before`: an earlier attempt's COMMIT went unanswered; `*found_committed`: it had
+  // committed (the head is the group's), nothing more was sent and the caller rolls back.
   Status CommitLocked(PgConnection& db, journal::BackendGroup& group, uint64_t first_seq,
-                      uint64_t last_seq, bool* commit_sent) REQUIRES(write_mu_);
+                      uint64_t last_seq, bool sent_before, bool* commit_sent, bool* found_committed)
+      REQUIRES(write_mu_);
   Status CheckWritable() const;
   // Reads every transaction key of the chain into known_txns_ (a writer, once it holds the
   // fence: no other writer adds keys afterwards).
@@ -135,7 +139,10 @@ class PgJournalBackend final : public journal::JournalBackend {
 
   Mutex write_mu_;
   std::unique_ptr<PgConnection> writer_ GUARDED_BY(write_mu_);
-  std::string commit_sql_ GUARDED_BY(write_mu_);  // a group's statements; kept for its buffer
+  bool commit_prepared_ GUARDED_BY(write_mu_) = false;  // on writer_
+  // A group's statement parameters; kept for their buffers.
+  std::vector<std::string> commit_buffers_ GUARDED_BY(write_mu_);
+  std::vector<std::optional<std::string_view>> commit_params_ GUARDED_BY(write_mu_);
   mutable Mutex read_mu_;
   mutable std::unique_ptr<PgConnection> reader_ GUARDED_BY(read_mu_);
 };

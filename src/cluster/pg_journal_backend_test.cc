@@ -2,9 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <future>
 #include <map>
 #include <memory>
 #include <string>
+#include <thread>
 
 #include "cluster/pg_journal_verifier.h"
 #include "cluster/postgres_test_server.h"
@@ -143,6 +146,35 @@ TEST_F(PgJournalBackendTest, ChainContinuesAcrossReopenAndReadsReturnWhatWasWrit
   EXPECT_GE(report.checkpoints, 3u);
 }
 
+// One group's state writes go to PostgreSQL as one write per key, the last one of the group
+// deciding (an erase as well as a write), as applying them in order would.
+TEST_F(PgJournalBackendTest, StateWritesOfOneGroupApplyInOrder) {
+  std::unique_ptr<Journal> j = OpenOrDie(Options("n1", 1));
+  ASSERT_NE(j, nullptr);
+  ExpectAllCommitted(WriteEntries(*j, 1, 3));
+  journal::JournalEntry entry = MakeEntry(4);
+  entry.state_updates = {{"bank-a/k1", "v1"},     {"bank-a/ACC-1", "", true},
+                         {"bank-a/k1", "", true}, {"bank-a/k3", "first"},
+                         {"bank-a/k3", "second"}, {"bank-a/k4", "", true},
+                         {"bank-a/k4", "written"}};
+  std::promise<Result<journal::CommitInfo>> done;
+  ASSERT_TRUE(j->Enqueue(std::move(entry), [&done](const Result<journal::CommitInfo>& r) {
+                 done.set_value(r);
+               }).ok());
+  ASSERT_TRUE(done.get_future().get().ok());
+  EXPECT_FALSE(j->GetAccountState("bank-a/k1")->has_value());
+  EXPECT_FALSE(j->GetAccountState("bank-a/ACC-1")->has_value());  // written by entry 1
+  EXPECT_EQ(j->GetAccountState("bank-a/k3")->value_or(""), "second");
+  EXPECT_EQ(j->GetAccountState("bank-a/k4")->value_or(""), "written");
+  j.reset();
+  // What another node reads is the same.
+  std::unique_ptr<PgJournalBackend> reader = Reader();
+  ASSERT_NE(reader, nullptr);
+  EXPECT_FALSE(reader->GetState("bank-a/k1")->has_value());
+  EXPECT_EQ(reader->GetState("bank-a/k3")->value_or(""), "second");
+  EXPECT_TRUE(VerifyChain0().ok);
+}
+
 TEST_F(PgJournalBackendTest, FencedOwnerCommitsNothingAndFailsClosed) {
   std::unique_ptr<Journal> j = OpenOrDie(Options("n1", 1));
   ASSERT_NE(j, nullptr);
@@ -275,6 +307,90 @@ TEST_F(PgJournalBackendTest, BrokenConnectionIsReplaced) {
   EXPECT_TRUE(j->healthy()) << j->health().ToString();
   j.reset();
   EXPECT_TRUE(VerifyChain0().ok);
+}
+
+// The pid of the one other session of the database that waits on `wait_event` (polled; 0 if
+// none did within ten seconds).
+int WaitingBackend(PgConnection& admin, const std::string& wait_event) {
+  for (int i = 0; i < 1000; ++i) {
+    auto rows = admin.Exec(
+        "SELECT pid FROM pg_stat_activity WHERE pid <> pg_backend_pid() AND "
+        "datname = current_database() AND wait_event = $1",
+        {wait_event});
+    if (rows.ok() && rows->size() == 1) return std::stoi(std::string(rows->Get(0, 0)));
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return 0;
+}
+
+// Enqueues entry `i` of bank-a; the future gets its commit's result.
+std::future<Result<journal::CommitInfo>> EnqueueEntry(Journal& j, uint64_t i) {
+  auto done = std::make_shared<std::promise<Result<journal::CommitInfo>>>();
+  std::future<Result<journal::CommitInfo>> result = done->get_future();
+  Result<uint64_t> seq =
+      j.Enqueue(MakeEntry(i), [done](const Result<journal::CommitInfo>& r) { done->set_value(r); });
+  if (!seq.ok()) done->set_value(seq.status());
+  return result;
+}
+
+// A COMMIT whose answer is lost may have committed or not. Here it did not: the group's
+// transaction waits on a row lock (another session inserting its transaction key) when its
+// session is ended. The journal finds the group absent and sends it again.
+TEST_F(PgJournalBackendTest, UnansweredCommitThatDidNotCommitIsSentAgain) {
+  std::unique_ptr<Journal> j = OpenOrDie(Options("n1", 1));
+  ASSERT_NE(j, nullptr);
+  ExpectAllCommitted(WriteEntries(*j, 1, 2));
+  auto admin = PgConnection::Connect(server_.url());
+  auto blocker = PgConnection::Connect(server_.url());
+  ASSERT_TRUE(admin.ok() && blocker.ok());
+  ASSERT_TRUE((*blocker)->Exec("BEGIN").ok());
+  ASSERT_TRUE((*blocker)
+                  ->Exec("INSERT INTO verdict_journal_by_transaction (txn_key, chain, seq) "
+                         "VALUES ($1, 99, 1)",
+                         {ByteaParam(journal::TransactionKey("bank-a", "tx-3"))})
+                  .ok());
+  auto third = EnqueueEntry(*j, 3);
+  const int writer = WaitingBackend(**admin, "transactionid");
+  ASSERT_NE(writer, 0) << "the group did not wait on the other session's key";
+  ASSERT_TRUE((*admin)->Exec("SELECT pg_terminate_backend($1)", {std::to_string(writer)}).ok());
+  // The group is sent again and waits on the same key until the other session gives it up.
+  ASSERT_NE(WaitingBackend(**admin, "transactionid"), 0);
+  ASSERT_TRUE((*blocker)->Exec("ROLLBACK").ok());
+  const Result<journal::CommitInfo> committed = third.get();
+  ASSERT_TRUE(committed.ok()) << committed.status().ToString();
+  EXPECT_TRUE(j->healthy()) << j->health().ToString();
+  ExpectAllCommitted(WriteEntries(*j, 4, 5));
+  j.reset();
+  const journal::VerifyReport report = VerifyChain0();
+  EXPECT_TRUE(report.ok) << report.problem;
+  EXPECT_EQ(report.records, 5u);
+}
+
+// And here it did: the COMMIT waits for a synchronous standby that never answers, as on a
+// primary that is about to be replaced, when its session is ended (the server keeps what it
+// committed locally). The journal finds the group there and does not write it twice.
+TEST_F(PgJournalBackendTest, UnansweredCommitThatCommittedIsNotWrittenTwice) {
+  std::unique_ptr<Journal> j = OpenOrDie(Options("n1", 1));
+  ASSERT_NE(j, nullptr);
+  ExpectAllCommitted(WriteEntries(*j, 1, 2));
+  auto admin = PgConnection::Connect(server_.url());
+  ASSERT_TRUE(admin.ok());
+  ASSERT_TRUE((*admin)->Exec("ALTER SYSTEM SET synchronous_standby_names = 'absent'").ok());
+  ASSERT_TRUE((*admin)->Exec("SELECT pg_reload_conf()").ok());
+  auto third = EnqueueEntry(*j, 3);
+  const int writer = WaitingBackend(**admin, "SyncRep");
+  ASSERT_NE(writer, 0) << "the COMMIT did not wait for the standby";
+  ASSERT_TRUE((*admin)->Exec("SELECT pg_terminate_backend($1)", {std::to_string(writer)}).ok());
+  ASSERT_TRUE((*admin)->Exec("ALTER SYSTEM RESET synchronous_standby_names").ok());
+  ASSERT_TRUE((*admin)->Exec("SELECT pg_reload_conf()").ok());
+  const Result<journal::CommitInfo> committed = third.get();
+  ASSERT_TRUE(committed.ok()) << committed.status().ToString();
+  EXPECT_TRUE(j->healthy()) << j->health().ToString();
+  ExpectAllCommitted(WriteEntries(*j, 4, 5));
+  j.reset();
+  const journal::VerifyReport report = VerifyChain0();
+  EXPECT_TRUE(report.ok) << report.problem;
+  EXPECT_EQ(report.records, 5u);
 }
 
 // Every account state as ForEachState gives it.

@@ -1,7 +1,8 @@
-// PgJournalGroup: one group commit's writes for PgJournalBackend, buffered as the rows of
-// INSERT statements (entries, the decision-id, transaction and account indexes; values are
-// numbers and bytea hex literals, nothing a record could escape from) plus the account state
-// writes, checkpoint and head, so that the commit sends the whole group in one round trip.
+// PgJournalGroup: one group commit's writes for PgJournalBackend, buffered column by column as
+// PostgreSQL arrays in binary format (PgBinaryArray): the stored entries, the decision-id,
+// transaction and account indexes, the account state writes, plus the checkpoint and head. The
+// commit sends them as the parameters of one prepared statement (kCommitGroupSql), so that the
+// server neither lexes nor plans the records, and nothing in a record could escape its value.
 // Buffers are kept across Clear. Not thread-safe: one thread builds or commits it at a time.
 #pragma once
 
@@ -10,9 +11,9 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
+#include "cluster/pg_binary_array.h"
 #include "journal/journal.h"
 #include "journal/journal_backend.h"
 
@@ -20,7 +21,7 @@ namespace verdict::cluster {
 
 class PgJournalGroup final : public journal::BackendGroup {
  public:
-  explicit PgJournalGroup(uint32_t chain) : chain_text_(std::to_string(chain)) {}
+  PgJournalGroup() = default;
 
   void Clear() override;
   void AddRecord(uint64_t seq, std::string_view stored_entry, const journal::JournalRecord& record,
@@ -30,23 +31,30 @@ class PgJournalGroup final : public journal::BackendGroup {
   void SetHead(const journal::JournalHead& head) override;
   size_t ByteSize() const override;
 
-  // Appends the statements that store the group's records, indexes and account states (the
-  // states stamped with `last_seq`, for a standby's catch-up), each ending in ";\n".
-  void AppendStatements(uint64_t last_seq, std::string& sql) const;
+  // The statement that stores a group of chain `chain`, its parameters' types, and the
+  // parameters of this group (its account states stamped with `last_seq`, for a standby's
+  // catch-up). The views in `params` point into `buffers` and this group.
+  static std::string CommitSql(uint32_t chain);
+  static std::vector<uint32_t> CommitParamTypes();
+  void CommitParams(uint64_t last_seq, std::vector<std::string>& buffers,
+                    std::vector<std::optional<std::string_view>>& params) const;
+
   // The group's transaction keys (its decisions'), as given to AddRecord.
   const std::vector<std::string>& txn_keys() const { return txn_keys_; }
-  const std::optional<std::string>& checkpoint() const { return checkpoint_; }
-  uint64_t checkpoint_size() const { return checkpoint_size_; }
   // The chain's head after the group; none for a group without records.
   const std::optional<journal::JournalHead>& head() const { return head_; }
 
  private:
-  const std::string chain_text_;
-  std::string entries_;
-  std::string decisions_;
-  std::string transactions_;
+  PgBinaryArray entry_seqs_{PgBinaryArray::kInt8Oid};
+  PgBinaryArray entries_{PgBinaryArray::kByteaOid};
+  PgBinaryArray decision_ids_{PgBinaryArray::kByteaOid};
+  PgBinaryArray decision_seqs_{PgBinaryArray::kInt8Oid};
+  PgBinaryArray txn_keys_array_{PgBinaryArray::kByteaOid};
+  PgBinaryArray txn_seqs_{PgBinaryArray::kInt8Oid};
+  PgBinaryArray account_tenants_{PgBinaryArray::kByteaOid};
+  PgBinaryArray accounts_{PgBinaryArray::kByteaOid};
+  PgBinaryArray account_seqs_{PgBinaryArray::kInt8Oid};
   std::vector<std::string> txn_keys_;
-  std::string accounts_;
   // State writes in the order added; the first state_count_ are this group's (the rest are
   // kept for their buffers).
   std::vector<journal::StateUpdate> state_;

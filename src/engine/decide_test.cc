@@ -116,6 +116,10 @@ TEST_F(DecideTest, AFrozenDriftMonitorDecidesByRulesAloneAndSaysSo) {
   // One 1 s window, judged on its own.
   options_.drift.windows_s = {1};
   options_.drift.count_windows = {};
+  // Every decision counts, the first judged window sets the level, and L3 freezes.
+  options_.drift.min_account_history_days = 0;
+  options_.drift.escalate_after_windows = 1;
+  options_.drift.freeze_model = true;
   Engine& engine = Start();
   monitor::DriftMonitor* drift = engine.drift(Caller{}.tenant);
   ASSERT_NE(drift, nullptr) << "the demo model has a reference.json";

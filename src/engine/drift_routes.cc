@@ -60,7 +60,9 @@ void RegisterDriftRoutes(Engine& engine, Router& router) {
         if (!journaled.ok()) {
           return respond(ErrorResponse(journaled));
         }
-        drift->ClearFreeze(who);
+        // The kept freeze goes too, so that a restart does not bring it back.
+        const Status cleared = drift->ClearFreeze(who);
+        if (!cleared.ok()) return respond(ErrorResponse(cleared));
         HttpResponse response;
         JsonWriter w(response.body);
         const monitor::DriftSnapshot snapshot = drift->Snapshot();

@@ -12,7 +12,8 @@ namespace verdict {
 Result<std::unique_ptr<monitor::DriftWatch>> MakeDriftWatch(const EngineOptions& options,
                                                             const lifecycle::TenantModels& models,
                                                             MetricsRegistry& metrics,
-                                                            const Clock& clock) {
+                                                            const Clock& clock,
+                                                            monitor::DriftRecorder* recorder) {
   if (!options.drift.enabled) return std::unique_ptr<monitor::DriftWatch>();
   const ModelOptions configured = options.model;
   const lifecycle::TenantModels* tenants = &models;
@@ -55,7 +56,7 @@ Result<std::unique_ptr<monitor::DriftWatch>> MakeDriftWatch(const EngineOptions&
     return std::optional<monitor::ReferenceDistribution>(std::move(reference).value());
   };
   auto watch = std::make_unique<monitor::DriftWatch>(options.drift, kFeatureNames,
-                                                     std::move(loader), metrics, clock);
+                                                     std::move(loader), metrics, clock, recorder);
   if (!options.model.path.empty()) {
     VERDICT_RETURN_IF_ERROR(watch->Watch(options.model.name, options.model.version));
   }

@@ -15,11 +15,13 @@
 namespace verdict {
 
 // Null when [drift] enabled = false. The configured model (if any) is looked up at once: a bad
-// reference.json beside it is an error naming model.path. `models`, `metrics` and `clock`
-// must outlive the watch.
+// reference.json beside it is an error naming model.path, and a freeze `recorder` kept for it
+// holds again. `models`, `metrics`, `clock` and `recorder` (null: nothing recorded) must
+// outlive the watch.
 Result<std::unique_ptr<monitor::DriftWatch>> MakeDriftWatch(const EngineOptions& options,
                                                             const lifecycle::TenantModels& models,
                                                             MetricsRegistry& metrics,
-                                                            const Clock& clock);
+                                                            const Clock& clock,
+                                                            monitor::DriftRecorder* recorder);
 
 }  // namespace verdict

@@ -5,6 +5,7 @@
 #include <future>
 
 #include "engine/completion.h"
+#include "engine/drift_journal_recorder.h"
 #include "engine/drift_watch_setup.h"
 #include "features/account_state_codec.h"
 #include "features/feature_vector.h"
@@ -169,8 +170,9 @@ Result<std::unique_ptr<Engine>> Engine::Create(const EngineOptions& options,
   VERDICT_RETURN_IF_ERROR(engine->RestoreTenantPolicies());
   VERDICT_RETURN_IF_ERROR(engine->RestoreTenantModels());
   // Drift watch for whichever model version decides (docs/drift.md).
-  VERDICT_ASSIGN_OR_RETURN(engine->drift_,
-                           MakeDriftWatch(options, *engine->tenant_models_, metrics, clock));
+  engine->drift_recorder_ = std::make_unique<DriftJournalRecorder>(*engine->journal_);
+  VERDICT_ASSIGN_OR_RETURN(engine->drift_, MakeDriftWatch(options, *engine->tenant_models_, metrics,
+                                                          clock, engine->drift_recorder_.get()));
   engine->breaker_ = std::make_unique<CircuitBreaker>(options.sched.breaker);
   SchedulerOptions sched = options.sched;
   sched.downstream_backlog = [journal = engine->journal_.get()] { return journal->backlog(); };

@@ -133,6 +133,8 @@ class Engine {
   // last decision would be stale. Thread-safe.
   void RefreshBreakerGauges() const EXCLUDES(breaker_gauges_mu_);
   const EngineOptions& options() const { return options_; }
+  // The engine's clock (UTC): what stamps a message that carries no time of its own.
+  const Clock& clock() const { return clock_; }
 
  private:
   Engine(const EngineOptions& options, MetricsRegistry& metrics, const Clock& clock);
@@ -221,6 +223,8 @@ class Engine {
   std::unique_ptr<lifecycle::ModelLifecycle> models_;
   // After models_: tenants' lifecycles inherit its primary and read through its registry.
   std::unique_ptr<lifecycle::TenantModels> tenant_models_;
+  // Journals the drift monitors' alerts and keeps their freezes; before drift_, which uses it.
+  std::unique_ptr<monitor::DriftRecorder> drift_recorder_;
   // Before the scheduler, so that workers (which call Observe) stop before it goes.
   std::unique_ptr<monitor::DriftWatch> drift_;
   StageMetrics metrics_{};

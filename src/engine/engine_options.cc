@@ -3,6 +3,7 @@
 #include <toml++/toml.h>
 
 #include <charconv>
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -14,10 +15,13 @@ namespace {
 // reported as unknown: a typo in a key must not silently leave a default in force.
 class TableReader {
  public:
-  TableReader(const toml::table* table, std::string prefix)
-      : table_(table), prefix_(std::move(prefix)) {}
+  // `base_dir`: the directory the configuration file is in, against which relative paths of
+  // Path keys resolve; empty: they stay as written (text not read from a file).
+  TableReader(const toml::table* table, std::string prefix, std::filesystem::path base_dir = {})
+      : table_(table), prefix_(std::move(prefix)), base_dir_(std::move(base_dir)) {}
 
   std::string Name(std::string_view key) const { return prefix_ + std::string(key); }
+  const std::filesystem::path& base_dir() const { return base_dir_; }
   bool Has(std::string_view key) const { return table_ != nullptr && table_->contains(key); }
 
   template <typename T>
@@ -65,6 +69,17 @@ class TableReader {
     if (node == nullptr) return Status::Ok();
     if (!node->is_string()) return InvalidArgument(Name(key) + " must be a string", Name(key));
     *out = *node->value<std::string>();
+    return Status::Ok();
+  }
+
+  // A file or directory: relative to the configuration file's directory, so that the file
+  // works whatever the working directory; absolute paths and "" (none) stay as written.
+  Status Path(std::string_view key, std::string* out) {
+    const bool present = Has(key);
+    VERDICT_RETURN_IF_ERROR(String(key, out));
+    if (!present || out->empty() || base_dir_.empty()) return Status::Ok();
+    const std::filesystem::path written(*out);
+    if (written.is_relative()) *out = (base_dir_ / written).lexically_normal().string();
     return Status::Ok();
   }
 
@@ -129,6 +144,7 @@ class TableReader {
 
   const toml::table* table_;
   std::string prefix_;
+  std::filesystem::path base_dir_;
   std::set<std::string> taken_;
 };
 
@@ -144,9 +160,9 @@ Status WithSource(const Status& status, std::string_view source) {
 
 // [server.tls]: TLS and client certificates on the listening port (docs/security.md).
 Status ReadServerTls(TableReader& r, TlsOptions* tls) {
-  VERDICT_RETURN_IF_ERROR(r.String("cert_file", &tls->cert_file));
-  VERDICT_RETURN_IF_ERROR(r.String("key_file", &tls->key_file));
-  VERDICT_RETURN_IF_ERROR(r.String("client_ca_file", &tls->client_ca_file));
+  VERDICT_RETURN_IF_ERROR(r.Path("cert_file", &tls->cert_file));
+  VERDICT_RETURN_IF_ERROR(r.Path("key_file", &tls->key_file));
+  VERDICT_RETURN_IF_ERROR(r.Path("client_ca_file", &tls->client_ca_file));
   std::string mode = "off";
   VERDICT_RETURN_IF_ERROR(r.String("client_cert", &mode));
   if (!ParseClientCertMode(mode, &tls->client_cert)) {
@@ -221,7 +237,7 @@ Status ReadServer(TableReader& r, EngineOptions* o) {
   VERDICT_RETURN_IF_ERROR(r.StringArray("metrics_operator_tenants", &o->metrics_operator_tenants));
   Result<const toml::table*> tls_table = r.Table("tls");
   if (!tls_table.ok()) return tls_table.status();
-  TableReader tls(*tls_table, "server.tls.");
+  TableReader tls(*tls_table, "server.tls.", r.base_dir());
   VERDICT_RETURN_IF_ERROR(ReadServerTls(tls, &o->server.tls));
   return r.RejectUnknown();
 }
@@ -230,7 +246,7 @@ Status ReadEngine(TableReader& r, EngineOptions* o) {
   VERDICT_RETURN_IF_ERROR(r.Integer("workers", &o->sched.workers, 0, 1024));
   VERDICT_RETURN_IF_ERROR(r.Integer("account_stripes", &o->account_stripes, 1, 1 << 20));
   VERDICT_RETURN_IF_ERROR(r.Integer("queue_capacity", &o->sched.queue_capacity, 1, 1 << 24));
-  VERDICT_RETURN_IF_ERROR(r.String("data_dir", &o->data_dir));
+  VERDICT_RETURN_IF_ERROR(r.Path("data_dir", &o->data_dir));
   VERDICT_RETURN_IF_ERROR(r.Integer("heap_prefault_mb", &o->heap_prefault_mb, 0, 1 << 16));
   return r.RejectUnknown();
 }
@@ -289,7 +305,7 @@ Status ReadJournal(TableReader& r, EngineOptions* o) {
                                     &o->journal.checkpoint_every_records, 1, int64_t{1} << 40));
   VERDICT_RETURN_IF_ERROR(
       r.Integer("checkpoint_interval_ms", &o->journal.checkpoint_interval_ms, 1, 86'400'000));
-  VERDICT_RETURN_IF_ERROR(r.String("kek_file", &o->journal.kek_file));
+  VERDICT_RETURN_IF_ERROR(r.Path("kek_file", &o->journal.kek_file));
   VERDICT_RETURN_IF_ERROR(r.Integer("min_free_mb", &o->journal.min_free_mb, 0, 1 << 30));
   VERDICT_RETURN_IF_ERROR(r.Integer("group_delay_us", &o->journal.group_delay_us, 0, 100'000));
   VERDICT_RETURN_IF_ERROR(
@@ -340,6 +356,10 @@ Status ReadDrift(TableReader& r, EngineOptions* o) {
   VERDICT_RETURN_IF_ERROR(whole_numbers("windows_s", &d.windows_s));
   VERDICT_RETURN_IF_ERROR(whole_numbers("count_windows", &d.count_windows));
   VERDICT_RETURN_IF_ERROR(r.Integer("min_count", &d.min_count, 1, int64_t{1} << 40));
+  VERDICT_RETURN_IF_ERROR(
+      r.Double("min_account_history_days", &d.min_account_history_days, 0, 3650));
+  VERDICT_RETURN_IF_ERROR(r.Integer("escalate_after_windows", &d.escalate_after_windows, 1, 100));
+  VERDICT_RETURN_IF_ERROR(r.Boolean("freeze_model", &d.freeze_model));
   VERDICT_RETURN_IF_ERROR(r.Double("l1", &d.l1, 0, 1e6));
   VERDICT_RETURN_IF_ERROR(r.Double("l2", &d.l2, 0, 1e6));
   VERDICT_RETURN_IF_ERROR(r.Double("l3", &d.l3, 0, 1e6));
@@ -363,12 +383,12 @@ Status ReadDrift(TableReader& r, EngineOptions* o) {
 }
 
 Status ReadPolicy(TableReader& r, EngineOptions* o) {
-  VERDICT_RETURN_IF_ERROR(r.String("path", &o->policy_path));
+  VERDICT_RETURN_IF_ERROR(r.Path("path", &o->policy_path));
   return r.RejectUnknown();
 }
 
 Status ReadModel(TableReader& r, EngineOptions* o) {
-  VERDICT_RETURN_IF_ERROR(r.String("path", &o->model.path));
+  VERDICT_RETURN_IF_ERROR(r.Path("path", &o->model.path));
   VERDICT_RETURN_IF_ERROR(r.String("name", &o->model.name));
   VERDICT_RETURN_IF_ERROR(r.String("version", &o->model.version));
   return r.RejectUnknown();
@@ -495,7 +515,8 @@ Status ReadTenants(const toml::table* tenants, EngineOptions* o) {
   return Status::Ok();
 }
 
-Result<EngineOptions> ParseEngineOptions(std::string_view toml_text, std::string_view source) {
+Result<EngineOptions> ParseEngineOptions(std::string_view toml_text, std::string_view source,
+                                         const std::string& config_dir) {
   toml::table root;
   try {
     root = toml::parse(toml_text, source);
@@ -537,7 +558,7 @@ Result<EngineOptions> ParseEngineOptions(std::string_view toml_text, std::string
     }
   }
   for (const Section& s : kSections) {
-    TableReader reader(root[s.name].as_table(), std::string(s.name) + ".");
+    TableReader reader(root[s.name].as_table(), std::string(s.name) + ".", config_dir);
     Status status = s.read(reader, &options);
     if (!status.ok()) return WithSource(status, source);
   }
@@ -556,7 +577,11 @@ Result<EngineOptions> LoadEngineOptions(const std::string& path) {
   if (!in) return InvalidArgument("cannot read configuration file '" + path + "'", "--config");
   std::stringstream text;
   text << in.rdbuf();
-  return ParseEngineOptions(text.str(), path);
+  // Paths in the file are relative to the file: `--config /etc/verdict/verdict.toml` works
+  // from any working directory.
+  std::filesystem::path dir = std::filesystem::path(path).parent_path();
+  if (dir.empty()) dir = ".";
+  return ParseEngineOptions(text.str(), path, dir.string());
 }
 
 }  // namespace verdict

@@ -110,8 +110,12 @@ struct EngineOptions {
 };
 
 // Parses TOML text. Unknown keys, wrong types and out-of-range values are errors whose field
-// names the key ("server.io_threads"); `source` names the file in messages.
-Result<EngineOptions> ParseEngineOptions(std::string_view toml_text, std::string_view source);
+// names the key ("server.io_threads"); `source` names the file in messages. Relative paths of
+// path keys (engine.data_dir, model.path, policy.path, journal.kek_file, server.tls.*_file)
+// resolve against `config_dir` when it is given, and stay as written when it is empty.
+Result<EngineOptions> ParseEngineOptions(std::string_view toml_text, std::string_view source,
+                                         const std::string& config_dir = "");
+// Reads the file at `path`; its relative paths are relative to the file's directory.
 Result<EngineOptions> LoadEngineOptions(const std::string& path);
 
 // Splits "127.0.0.1:8080" or "[::1]:8080" into the options' address and port.

@@ -107,6 +107,8 @@ void AnswerPaymentMessage(Engine& engine, const HttpRequest& request, Responder 
   Result<DecodedPaymentMessage> message =
       DecodePaymentMessageDetailed(request.content_type, request.content_type_params, request.body);
   if (!message.ok()) return respond(ErrorResponse(message.status()));
+  // A message with a date but no time (an MT without :13C:) happened when it reached us.
+  StampTimeOfReceipt(*message, engine.clock().NowMicros());
   struct MessageInfo {
     std::string type;
     std::string id;
@@ -120,7 +122,7 @@ void AnswerPaymentMessage(Engine& engine, const HttpRequest& request, Responder 
     }
   };
   auto info = std::make_shared<MessageInfo>(
-      MessageInfo{message->message_type, message->iso.message_id, message->transactions.size()});
+      MessageInfo{message->message_type, message->message_id, message->transactions.size()});
   if (message->transactions.empty()) {
     HttpResponse response;
     JsonWriter w(response.body);

@@ -27,6 +27,9 @@ class JournalKeyStorage final : public security::KeyStorage {
 
 // The audit hook that journals key changes as admin events (durable before the answer).
 security::KeyAuditHook JournalKeyAudit(journal::Journal& journal);
+// The key changes the journal holds (its keys.create and keys.revoke admin events), for
+// KeyStore::Open to check the stored keys against.
+security::KeyLedger JournalKeyLedger(const journal::Journal& journal);
 
 void RegisterKeyRoutes(security::KeyStore& keys, const Clock& clock, Router& router);
 

@@ -72,8 +72,10 @@ Result<DecodedPaymentMessage> DecodePaymentMessageDetailed(std::string_view medi
     case PaymentMediaType::kIso20022: {
       VERDICT_ASSIGN_OR_RETURN(out.iso, DecodeIso20022(body, options.xml));
       out.message_type = out.iso.message_type;
+      out.message_id = out.iso.message_id;
       out.transactions = std::move(out.iso.transactions);
       out.iso.transactions.clear();
+      out.dated_only.assign(out.transactions.size(), false);
       return out;
     }
     case PaymentMediaType::kSwiftMt: {
@@ -84,11 +86,14 @@ Result<DecodedPaymentMessage> DecodePaymentMessageDetailed(std::string_view medi
           out.transactions.push_back(blocks.status());
           continue;
         }
-        Result<Transaction> txn = MapMtMessage(*blocks);
+        bool carries_time = false;
+        Result<Transaction> txn = MapMtMessage(*blocks, &carries_time);
         if (txn.ok()) {
           const std::string& t = txn->payment.message_type;
           out.message_type = out.message_type.empty() || out.message_type == t ? t : "MT";
+          if (chunks.size() == 1) out.message_id = txn->payment.message_id;
         }
+        out.dated_only.push_back(txn.ok() && !carries_time);
         out.transactions.push_back(std::move(txn));
       }
       if (out.message_type.empty()) out.message_type = "MT";
@@ -96,6 +101,15 @@ Result<DecodedPaymentMessage> DecodePaymentMessageDetailed(std::string_view medi
     }
   }
   return Internal("unreachable media type");
+}
+
+void StampTimeOfReceipt(DecodedPaymentMessage& message, int64_t received_us) {
+  for (size_t i = 0; i < message.transactions.size() && i < message.dated_only.size(); ++i) {
+    if (message.dated_only[i] && message.transactions[i].ok()) {
+      message.transactions[i]->timestamp_us = received_us;
+    }
+    message.dated_only[i] = false;
+  }
 }
 
 Result<std::vector<Result<Transaction>>> DecodePaymentMessage(std::string_view media_type,

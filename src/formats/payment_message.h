@@ -35,6 +35,12 @@ struct DecodedPaymentMessage {
   PaymentMediaType media = PaymentMediaType::kOther;
   std::string message_type;  // "pacs.008.001.08", "MT103", ... ("MT" when several MT messages)
   std::vector<Result<Transaction>> transactions;
+  // Per transaction: true when its message gave a date but no time of day (an MT without a
+  // :13C: time), so its timestamp is the value date at midnight UTC; the receiver stamps the
+  // time it received the message instead (StampTimeOfReceipt).
+  std::vector<bool> dated_only;
+  // The message's own reference: GrpHdr/MsgId, or an MT's :20: (one MT message per body).
+  std::string message_id;
   Iso20022Message iso;  // for ISO 20022 (status report fields for pacs.002); transactions moved out
 };
 
@@ -45,6 +51,11 @@ struct DecodedPaymentMessage {
 Result<DecodedPaymentMessage> DecodePaymentMessageDetailed(
     std::string_view media_type, std::string_view media_params, std::string_view body,
     const PaymentMessageOptions& options = {});
+
+// Sets the timestamp of each transaction `message.dated_only` marks to `received_us` (the
+// receiver's clock when the message arrived), and clears the marks. Journaled with the
+// decision, the stamped timestamp is what an audit replay uses.
+void StampTimeOfReceipt(DecodedPaymentMessage& message, int64_t received_us);
 
 Result<std::vector<Result<Transaction>>> DecodePaymentMessage(std::string_view media_type,
                                                               std::string_view media_params,

@@ -55,10 +55,13 @@ Result<MtMessage> ParseMtBlocks(std::string_view text, size_t first_line = 1,
                                 const MtLimits& limits = {});
 
 // Checks every field of an MT103/202/202COV against its format and maps it to a Transaction.
-Result<Transaction> MapMtMessage(const MtMessage& message);
+// The timestamp is the time a :13C: gives (SNDTIME, else RNCTIME) on the value date; without
+// one, the value date at midnight UTC, and `*carries_time` (when given) is false: a receiver
+// that knows when the message arrived stamps that time instead (docs/formats.md).
+Result<Transaction> MapMtMessage(const MtMessage& message, bool* carries_time = nullptr);
 
 // ParseMtBlocks + MapMtMessage.
 Result<Transaction> DecodeSwiftMt(std::string_view text, size_t first_line = 1,
-                                  const MtLimits& limits = {});
+                                  const MtLimits& limits = {}, bool* carries_time = nullptr);
 
 }  // namespace verdict

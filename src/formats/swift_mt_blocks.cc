@@ -302,10 +302,10 @@ Result<MtMessage> ParseMtBlocks(std::string_view text, size_t first_line, const 
   return BlockParser(text, first_line).Parse();
 }
 
-Result<Transaction> DecodeSwiftMt(std::string_view text, size_t first_line,
-                                  const MtLimits& limits) {
+Result<Transaction> DecodeSwiftMt(std::string_view text, size_t first_line, const MtLimits& limits,
+                                  bool* carries_time) {
   VERDICT_ASSIGN_OR_RETURN(MtMessage message, ParseMtBlocks(text, first_line, limits));
-  return MapMtMessage(message);
+  return MapMtMessage(message, carries_time);
 }
 
 }  // namespace verdict

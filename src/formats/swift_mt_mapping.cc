@@ -1,5 +1,6 @@
 // MT103, MT202 and MT202COV block 4 fields: format rules and the mapping to a Transaction.
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -11,6 +12,8 @@
 
 namespace verdict {
 namespace {
+
+constexpr int64_t kMicrosPerSecond = 1'000'000;
 
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 bool IsUpper(char c) { return c >= 'A' && c <= 'Z'; }
@@ -160,6 +163,49 @@ Result<ValueDateAmount> Field32A(const MtField& f) {
   VERDICT_ASSIGN_OR_RETURN(const CurrencyInfo* currency, SwiftCurrency(f, v.substr(6, 3)));
   VERDICT_ASSIGN_OR_RETURN(out.amount, SwiftAmount(f, 0, std::string_view(v).substr(9), *currency));
   if (out.amount.minor_units() <= 0) return FieldError(f, 0, "amount must be positive");
+  return out;
+}
+
+struct TimeIndication {
+  std::string code;  // SNDTIME, RNCTIME, CLSTIME, TILTIME, FROTIME, REJTIME, ...
+  // The local time given, converted to UTC, as an offset from the value date's midnight UTC
+  // (negative or past a day when the offset moves it to another date).
+  int64_t utc_offset_from_midnight_us = 0;
+};
+
+// :13C: /8c/4!n1!x4!n, e.g. "/SNDTIME/1245+0100": a code, the local time HHMM and its offset
+// from UTC.
+Result<TimeIndication> Field13C(const MtField& f) {
+  VERDICT_RETURN_IF_ERROR(CheckLines(f, 1, 18));
+  const std::string& v = f.lines[0];
+  const size_t second_slash = v.size() > 1 ? v.find('/', 1) : std::string::npos;
+  if (v.front() != '/' || second_slash == std::string::npos || second_slash < 2 ||
+      second_slash > 9 || v.size() != second_slash + 10) {
+    return FieldError(
+        f, 0,
+        "time indication " + Quote(v) + " is not /CODE/HHMM+HHMM (e.g. " + "/SNDTIME/1245+0100)");
+  }
+  TimeIndication out;
+  out.code = v.substr(1, second_slash - 1);
+  const std::string_view time = std::string_view(v).substr(second_slash + 1, 4);
+  const char sign = v[second_slash + 5];
+  const std::string_view offset = std::string_view(v).substr(second_slash + 6, 4);
+  if (!std::all_of(time.begin(), time.end(), IsDigit) ||
+      !std::all_of(offset.begin(), offset.end(), IsDigit) || (sign != '+' && sign != '-')) {
+    return FieldError(f, 0, "time indication " + Quote(v) + " is not /CODE/HHMM+HHMM");
+  }
+  auto two = [](std::string_view d, size_t at) { return (d[at] - '0') * 10 + (d[at + 1] - '0'); };
+  const int hours = two(time, 0), minutes = two(time, 2);
+  const int offset_hours = two(offset, 0), offset_minutes = two(offset, 2);
+  if (hours > 23 || minutes > 59) {
+    return FieldError(f, 0, "time " + Quote(time) + " in " + Quote(v) + " is not HHMM");
+  }
+  if (offset_hours > 14 || offset_minutes > 59) {
+    return FieldError(f, 0, "UTC offset " + Quote(offset) + " in " + Quote(v) + " is not HHMM");
+  }
+  const int64_t local_minutes = hours * 60 + minutes;
+  const int64_t offset_total = (sign == '+' ? 1 : -1) * (offset_hours * 60 + offset_minutes);
+  out.utc_offset_from_midnight_us = (local_minutes - offset_total) * 60 * kMicrosPerSecond;
   return out;
 }
 
@@ -395,8 +441,9 @@ Status SplitSequences(const MtMessage& m, const std::string& type, Sequence& a, 
 
 // What every type has: reference, value date and amount, time indications, sender to receiver
 // information, and the banks the message itself travels between.
+// `*carries_time`: whether a :13C: gave the time of day (else the timestamp is the value date).
 Status MapCommonFields(const MtMessage& m, const std::string& type, const Sequence& a,
-                       Transaction& txn) {
+                       Transaction& txn, bool* carries_time) {
   PaymentInfo& info = txn.payment;
   const MtField* f20 = a.Find("20");
   if (f20 == nullptr) return Missing(m, "20", type);
@@ -406,8 +453,19 @@ Status MapCommonFields(const MtMessage& m, const std::string& type, const Sequen
   VERDICT_ASSIGN_OR_RETURN(ValueDateAmount vda, Field32A(*f32));
   txn.amount = vda.amount;
   info.settlement_date = vda.date;
-  txn.timestamp_us = vda.days * 86'400 * int64_t{1'000'000};
-  for (const MtField* f : a.All("13C")) VERDICT_RETURN_IF_ERROR(CheckLines(*f, 1, 18));
+  txn.timestamp_us = vda.days * 86'400 * kMicrosPerSecond;
+  std::optional<int64_t> event_time_us;
+  int event_time_rank = 0;  // SNDTIME (2) outranks RNCTIME (1)
+  for (const MtField* f : a.All("13C")) {
+    VERDICT_ASSIGN_OR_RETURN(TimeIndication indication, Field13C(*f));
+    const int rank = indication.code == "SNDTIME" ? 2 : indication.code == "RNCTIME" ? 1 : 0;
+    if (rank > event_time_rank) {
+      event_time_rank = rank;
+      event_time_us = txn.timestamp_us + indication.utc_offset_from_midnight_us;
+    }
+  }
+  if (event_time_us) txn.timestamp_us = *event_time_us;
+  if (carries_time != nullptr) *carries_time = event_time_us.has_value();
   if (const MtField* f = a.Find("72")) {
     VERDICT_RETURN_IF_ERROR(CheckLines(*f, 6, 35));
     info.sender_to_receiver = JoinLines(f->lines);
@@ -579,9 +637,17 @@ Status MapInstitutionTransfer(const MtMessage& m, const std::string& type, const
   return Status::Ok();
 }
 
+// The country an account or its bank names: an IBAN's first two letters, else the BIC's
+// country code (its 5th and 6th characters); empty when neither says.
+std::string CountryOfAccount(const AccountRef& ref) {
+  if (ValidateIban(ref.account).ok()) return ref.account.substr(0, 2);
+  if (ValidateBic(ref.bank).ok()) return ref.bank.substr(4, 2);
+  return "";
+}
+
 }  // namespace
 
-Result<Transaction> MapMtMessage(const MtMessage& m) {
+Result<Transaction> MapMtMessage(const MtMessage& m, bool* carries_time) {
   VERDICT_ASSIGN_OR_RETURN(const std::string type, MessageTypeOf(m));
   Transaction txn;
   PaymentInfo& info = txn.payment;
@@ -591,7 +657,7 @@ Result<Transaction> MapMtMessage(const MtMessage& m) {
   Sequence a(type == "MT202COV" ? " in sequence A" : "");
   Sequence b(" in sequence B");
   VERDICT_RETURN_IF_ERROR(SplitSequences(m, type, a, b));
-  VERDICT_RETURN_IF_ERROR(MapCommonFields(m, type, a, txn));
+  VERDICT_RETURN_IF_ERROR(MapCommonFields(m, type, a, txn, carries_time));
 
   // Customer sequence: MT103 itself, or MT202COV sequence B.
   const Sequence* customer = type == "MT103" ? &a : type == "MT202COV" ? &b : nullptr;
@@ -610,6 +676,11 @@ Result<Transaction> MapMtMessage(const MtMessage& m) {
     } else {
       return Missing(m, "21", type);
     }
+  }
+  // An address's own country (50F, 59F line 3/) stays; otherwise the account's or bank's, so
+  // that corridor rules see where the money goes.
+  for (Party* party : {&txn.sender, &txn.receiver}) {
+    if (party->country.empty()) party->country = CountryOfAccount(party->ref);
   }
   txn.transaction_id = !info.uetr.empty() ? info.uetr : m.sender_bic + "/" + info.message_id;
   return txn;

@@ -11,6 +11,7 @@
 #include "common/clock.h"
 #include "common/metrics.h"
 #include "monitor/drift_monitor.h"
+#include "monitor/monitor_test_util.h"
 
 namespace verdict::monitor {
 namespace {
@@ -80,9 +81,10 @@ TEST(BinSearchTest, MonitorCountsAlikeWithEitherSearch) {
   constexpr std::string_view kEngine[] = {"c", "x", "a", "b"};
   MetricsRegistry metrics;
   ManualClock clock(1'000'000 * kMicrosPerSecond);
-  auto fast = DriftMonitor::Create(DriftOptions{}, reference, kEngine, "m", "1", metrics, clock);
-  auto portable =
-      DriftMonitor::Create(DriftOptions{}, reference, kEngine, "m", "2", metrics, clock);
+  auto fast = DriftMonitor::Create(testing_util::ImmediateOptions(), reference, kEngine, "m", "1",
+                                   metrics, clock);
+  auto portable = DriftMonitor::Create(testing_util::ImmediateOptions(), reference, kEngine, "m",
+                                       "2", metrics, clock);
   ASSERT_TRUE(fast.ok() && portable.ok());
   (*portable)->UsePortableSearchForTesting();
   const double specials[] = {std::numeric_limits<double>::quiet_NaN(), kInf, -kInf, 0.0};

@@ -9,6 +9,7 @@ void WriteWindow(JsonWriter& w, const WindowReport& window, const DriftMonitor& 
   w.Key("window").String(window.name);
   w.Key("span_s").Int(window.span_s);
   w.Key("decisions").Uint(window.decisions);
+  w.Key("new_accounts").Uint(window.new_accounts);
   w.Key("judged").Bool(window.judged);
   w.Key("drift_score").Double(window.drift_score);
   w.Key("score");
@@ -27,6 +28,9 @@ void WriteThresholds(JsonWriter& w, const DriftOptions& options) {
   w.Key("l1").Double(options.l1);
   w.Key("l2").Double(options.l2);
   w.Key("l3").Double(options.l3);
+  w.Key("min_account_history_days").Double(options.min_account_history_days);
+  w.Key("escalate_after_windows").Int(options.escalate_after_windows);
+  w.Key("freeze_model").Bool(options.freeze_model);
   w.Key("weights").BeginObject();
   w.Key("kl").Double(options.weights.kl);
   w.Key("js").Double(options.weights.js);

@@ -23,6 +23,9 @@ struct DriftMonitor::Shard {
   }
   std::unique_ptr<std::atomic<uint64_t>[]> counts;
   std::vector<uint64_t> merged;
+  // Decisions left out for a sender newer than min_account_history_days, and of them merged.
+  std::atomic<uint64_t> new_accounts{0};
+  uint64_t merged_new_accounts = 0;
   std::thread::id owner;
 };
 
@@ -54,10 +57,22 @@ Result<std::unique_ptr<DriftMonitor>> DriftMonitor::Create(
   VERDICT_RETURN_IF_ERROR(ValidateDriftOptions(options));
   VERDICT_ASSIGN_OR_RETURN(std::vector<uint32_t> source,
                            ResolveReferenceFeatures(reference, feature_names));
+  uint32_t history_index = 0;
+  if (options.min_account_history_days > 0) {
+    const auto found =
+        std::find(feature_names.begin(), feature_names.end(), kAccountHistoryFeature);
+    if (found == feature_names.end()) {
+      return InvalidArgument("needs the feature " + std::string(kAccountHistoryFeature) +
+                                 ", which this engine does not compute (set it to 0)",
+                             "drift.min_account_history_days");
+    }
+    history_index = static_cast<uint32_t>(found - feature_names.begin());
+  }
   std::unique_ptr<DriftMonitor> monitor(
       new DriftMonitor(options, std::move(reference), std::move(model_name),
                        std::move(model_version), metrics, clock, std::move(tenant)));
   monitor->source_index_ = std::move(source);
+  monitor->history_index_ = history_index;
   return monitor;
 }
 
@@ -218,7 +233,14 @@ __attribute__((target("avx2"))) void ObserveAvx2(const ObserveArgs& a) {
 }  // namespace
 
 void DriftMonitor::Observe(std::span<const double> features, double score) {
-  const ObserveArgs args{ShardForThisThread()->counts.get(),
+  Shard* const shard = ShardForThisThread();
+  if (options_.min_account_history_days > 0) {
+    // NaN (not computed) counts as no history.
+    const double days = history_index_ < features.size() ? features[history_index_]
+                                                         : std::numeric_limits<double>::quiet_NaN();
+    if (!(days >= options_.min_account_history_days)) return Bump(shard->new_accounts);
+  }
+  const ObserveArgs args{shard->counts.get(),
                          padded_edges_.data(),
                          source_index_.data(),
                          source_index_.size(),
@@ -255,10 +277,14 @@ void DriftMonitor::Merge(int64_t now_us) {
   if (buckets_.empty() || buckets_.back().second != second) {
     buckets_.push_back(Bucket{second, std::vector<uint64_t>(counters_, 0)});
   }
-  std::vector<uint64_t>& bucket = buckets_.back().counts;
+  Bucket& merged_into = buckets_.back();
+  std::vector<uint64_t>& bucket = merged_into.counts;
   {
     MutexLock lock(shards_mu_);
     for (const auto& shard : shards_) {
+      const uint64_t new_accounts = shard->new_accounts.load(std::memory_order_relaxed);
+      merged_into.new_accounts += new_accounts - shard->merged_new_accounts;
+      shard->merged_new_accounts = new_accounts;
       for (uint32_t i = 0; i < counters_; ++i) {
         const uint64_t now = shard->counts[i].load(std::memory_order_relaxed);
         bucket[i] += now - shard->merged[i];
@@ -274,10 +300,12 @@ void DriftMonitor::Merge(int64_t now_us) {
 std::vector<WindowReport> DriftMonitor::Evaluate(int64_t now_us) const {
   const int64_t second = now_us / kMicrosPerSecond;
   const size_t tracked = names_.size();
-  auto report = [&](std::string name, const std::vector<uint64_t>& sum, int64_t span_s) {
+  auto report = [&](std::string name, const std::vector<uint64_t>& sum, int64_t span_s,
+                    uint64_t new_accounts) {
     WindowReport w;
     w.name = std::move(name);
     w.span_s = span_s;
+    w.new_accounts = new_accounts;
     auto slice = [&](size_t v) {
       return std::span<const uint64_t>(sum.data() + v * kStride, bins_[v]);
     };
@@ -295,24 +323,28 @@ std::vector<WindowReport> DriftMonitor::Evaluate(int64_t now_us) const {
   std::vector<WindowReport> windows;
   for (int64_t span : options_.windows_s) {
     std::vector<uint64_t> sum(counters_, 0);
+    uint64_t new_accounts = 0;
     for (const Bucket& b : buckets_) {
       if (b.second <= second - span) continue;
       for (uint32_t i = 0; i < counters_; ++i) sum[i] += b.counts[i];
+      new_accounts += b.new_accounts;
     }
-    windows.push_back(report(WindowName(span), sum, span));
+    windows.push_back(report(WindowName(span), sum, span, new_accounts));
   }
   const size_t score_base = tracked * kStride;
   for (uint64_t n : options_.count_windows) {
     std::vector<uint64_t> sum(counters_, 0);
     uint64_t decisions = 0;
+    uint64_t new_accounts = 0;
     int64_t oldest = second;
     for (auto it = buckets_.rbegin(); it != buckets_.rend() && decisions < n; ++it) {
       for (uint32_t i = 0; i < counters_; ++i) sum[i] += it->counts[i];
+      new_accounts += it->new_accounts;
       decisions = sum[score_base + kMissingSlot];
       for (uint32_t b = 0; b < bins_[tracked]; ++b) decisions += sum[score_base + b];
       oldest = it->second;
     }
-    windows.push_back(report("last_" + std::to_string(n), sum, second - oldest + 1));
+    windows.push_back(report("last_" + std::to_string(n), sum, second - oldest + 1, new_accounts));
   }
   return windows;
 }
@@ -325,7 +357,60 @@ void DriftMonitor::AddEvent(int64_t now_us, int level, double score, std::string
   if (snapshot_.events.size() > kMaxEvents) snapshot_.events.erase(snapshot_.events.begin());
 }
 
-void DriftMonitor::Act(int64_t now_us, std::vector<WindowReport> windows) {
+DriftMonitor::Judgement DriftMonitor::Sustained(int64_t now_us, Judgement current) {
+  const size_t earlier = static_cast<size_t>(options_.escalate_after_windows - 1);
+  if (earlier == 0) return current;
+  Judgement sustained = period_judgements_.size() < earlier ? Judgement{} : current;
+  for (const Judgement& j : period_judgements_) {
+    sustained.level = std::min(sustained.level, j.level);
+    sustained.score = std::min(sustained.score, j.score);
+  }
+  // The evaluation that ends a period is kept; a period is the longest time window, so the
+  // kept evaluations' time windows do not overlap.
+  const int64_t second = now_us / kMicrosPerSecond;
+  if (period_end_s_ == INT64_MIN) {
+    period_end_s_ = second + history_s_;
+  } else if (second >= period_end_s_) {
+    period_judgements_.push_back(current);
+    if (period_judgements_.size() > earlier) period_judgements_.pop_front();
+    period_end_s_ = second + history_s_;
+  }
+  return sustained;
+}
+
+void DriftMonitor::AddAlert(DriftAlert alert) {
+  // Active alerts stay until an operator clears them; level-3 alerts and escalations can
+  // repeat without end (a score flipping across a mark), so only the latest kMaxEvents are
+  // kept. The freeze alert, at most one, is never dropped.
+  if (snapshot_.alerts.size() >= kMaxEvents) {
+    const auto oldest = std::find_if(snapshot_.alerts.begin(), snapshot_.alerts.end(),
+                                     [](const DriftAlert& a) { return a.kind != "drift_freeze"; });
+    if (oldest != snapshot_.alerts.end()) snapshot_.alerts.erase(oldest);
+  }
+  snapshot_.alerts.push_back(std::move(alert));
+  alerts_total_->Increment();
+}
+
+void DriftMonitor::RaiseLevel3(int64_t now_us, double score, std::vector<DriftRecord>* to_record) {
+  const std::string above = "drift score above " + std::to_string(options_.l3) + " for " +
+                            std::to_string(options_.escalate_after_windows) + " windows";
+  if (options_.freeze_model) {
+    frozen_.store(true, std::memory_order_release);
+    const std::string message = above + ": model frozen, deciding on the fallback path";
+    AddAlert({"drift_freeze", now_us, score, message});
+    AddEvent(now_us, 3, score, "frozen: every decision takes the fallback path");
+    to_record->push_back({"drift.freeze", 3, score, now_us, message});
+  } else {
+    const std::string message =
+        above + ": retrain the model ([drift] freeze_model = false: it keeps deciding)";
+    AddAlert({"level_3", now_us, score, message});
+    AddEvent(now_us, 3, score, "level 3 alert; the model keeps deciding");
+    to_record->push_back({"drift.alert", 3, score, now_us, message});
+  }
+}
+
+void DriftMonitor::Act(int64_t now_us, std::vector<WindowReport> windows,
+                       std::vector<DriftRecord>* to_record) {
   double score = 0;
   bool feature_alert = false;
   size_t longest = 0;
@@ -344,16 +429,11 @@ void DriftMonitor::Act(int64_t now_us, std::vector<WindowReport> windows) {
       feature_psi_gauges_[f]->Set(windows[longest].features[f].psi);
     }
   }
-  int level = DriftLevel(score, feature_alert, options_);
+  const Judgement sustained =
+      Sustained(now_us, {DriftLevel(score, feature_alert, options_), score});
+  int level = sustained.level;
 
-  if (level == 3 && !frozen()) {
-    frozen_.store(true, std::memory_order_release);
-    snapshot_.alerts.push_back({"drift_freeze", now_us, score,
-                                "drift score above " + std::to_string(options_.l3) +
-                                    ": model frozen, deciding on the fallback path"});
-    alerts_total_->Increment();
-    AddEvent(now_us, 3, score, "frozen: every decision takes the fallback path");
-  }
+  if (level == 3 && last_level_ < 3 && !frozen()) RaiseLevel3(now_us, score, to_record);
   if (frozen()) level = 3;
   if (level != last_level_) {
     AddEvent(now_us, level, score,
@@ -391,30 +471,20 @@ void DriftMonitor::Act(int64_t now_us, std::vector<WindowReport> windows) {
   }
 
   // Escalation: past the first mark, then past the second within the window.
-  if (score >= options_.escalation_first) {
+  // On the sustained score too: one window's jump is no escalation.
+  if (sustained.score >= options_.escalation_first) {
     if (!above_first_) escalation_armed_us_ = now_us;
     above_first_ = true;
   } else {
     above_first_ = false;
   }
-  const bool above_second = score >= options_.escalation_second;
+  const bool above_second = sustained.score >= options_.escalation_second;
   if (above_second && !above_second_ && escalation_armed_us_ != INT64_MIN &&
       now_us - escalation_armed_us_ <= options_.escalation_window_s * kMicrosPerSecond) {
-    // Active alerts stay until an operator clears them; escalations can repeat without end
-    // (a score flipping across the second mark), so only the latest kMaxEvents are kept. The
-    // freeze alert, at most one, is never dropped.
-    if (snapshot_.alerts.size() >= kMaxEvents) {
-      const auto oldest_escalation =
-          std::find_if(snapshot_.alerts.begin(), snapshot_.alerts.end(),
-                       [](const DriftAlert& a) { return a.kind == "escalation"; });
-      if (oldest_escalation != snapshot_.alerts.end()) snapshot_.alerts.erase(oldest_escalation);
-    }
-    snapshot_.alerts.push_back({"escalation", now_us, score,
-                                "drift score rose past " +
-                                    std::to_string(options_.escalation_first) + " and " +
-                                    std::to_string(options_.escalation_second) + " within " +
-                                    std::to_string(options_.escalation_window_s) + " s"});
-    alerts_total_->Increment();
+    AddAlert({"escalation", now_us, score,
+              "drift score rose past " + std::to_string(options_.escalation_first) + " and " +
+                  std::to_string(options_.escalation_second) + " within " +
+                  std::to_string(options_.escalation_window_s) + " s"});
     AddEvent(now_us, level, score, "escalation alert");
   }
   above_second_ = above_second;
@@ -430,15 +500,52 @@ void DriftMonitor::Act(int64_t now_us, std::vector<WindowReport> windows) {
 }
 
 void DriftMonitor::Tick(int64_t now_us) {
-  MutexLock lock(mu_);
-  Merge(now_us);
-  Act(now_us, Evaluate(now_us));
-  hook_.Reap();
+  MutexLock record_lock(record_mu_);
+  std::vector<DriftRecord> to_record;
+  {
+    MutexLock lock(mu_);
+    Merge(now_us);
+    Act(now_us, Evaluate(now_us), &to_record);
+    hook_.Reap();
+  }
+  // Outside mu_ (GET /v1/drift is not kept waiting for the journal), inside record_mu_.
+  for (const DriftRecord& record : to_record) {
+    const Status recorded =
+        recorder_ != nullptr ? recorder_->Record(subject(), record) : Status::Ok();
+    if (!recorded.ok()) {
+      spdlog::error("drift {} v{}: {} not recorded: {}", model_name_, model_version_, record.action,
+                    recorded.message());
+    }
+  }
 }
 
-void DriftMonitor::ClearFreeze(std::string_view who, int64_t now_us) {
+Status DriftMonitor::AttachRecorder(DriftRecorder* recorder) {
+  MutexLock record_lock(record_mu_);
+  recorder_ = recorder;
+  if (recorder_ == nullptr) return Status::Ok();
+  VERDICT_ASSIGN_OR_RETURN(std::optional<PersistedFreeze> kept, recorder_->FindFreeze(subject()));
+  if (!kept.has_value()) return Status::Ok();
+  MutexLock lock(mu_);
+  frozen_.store(true, std::memory_order_release);
+  last_level_ = 3;
+  snapshot_.level = 3;
+  snapshot_.drift_score = kept->drift_score;
+  snapshot_.alerts.push_back({"drift_freeze", kept->since_us, kept->drift_score,
+                              "model frozen by drift before the restart, deciding on the "
+                              "fallback path until an operator clears it"});
+  AddEvent(clock_.NowMicros(), 3, kept->drift_score, "frozen since before the restart");
+  frozen_gauge_->Set(1);
+  level_gauge_->Set(3);
+  return Status::Ok();
+}
+
+Status DriftMonitor::ClearFreeze(std::string_view who, int64_t now_us) {
+  MutexLock record_lock(record_mu_);
+  if (recorder_ != nullptr && frozen()) VERDICT_RETURN_IF_ERROR(recorder_->ForgetFreeze(subject()));
   MutexLock lock(mu_);
   frozen_.store(false, std::memory_order_release);
+  period_judgements_.clear();
+  period_end_s_ = INT64_MIN;
   snapshot_.alerts.clear();
   buckets_.clear();
   above_first_ = false;
@@ -449,6 +556,7 @@ void DriftMonitor::ClearFreeze(std::string_view who, int64_t now_us) {
   snapshot_.level = 0;
   frozen_gauge_->Set(0);
   level_gauge_->Set(0);
+  return Status::Ok();
 }
 
 DriftSnapshot DriftMonitor::Snapshot() const {
@@ -495,6 +603,12 @@ Status ValidateDriftOptions(const DriftOptions& o) {
   }
   if (o.evaluate_interval_ms < 10 || o.evaluate_interval_ms > 60'000) {
     return InvalidArgument("must be 10..60000", "drift.evaluate_interval_ms");
+  }
+  if (!(o.min_account_history_days >= 0 && o.min_account_history_days <= 3650)) {
+    return InvalidArgument("must be 0..3650", "drift.min_account_history_days");
+  }
+  if (o.escalate_after_windows < 1 || o.escalate_after_windows > 100) {
+    return InvalidArgument("must be 1..100", "drift.escalate_after_windows");
   }
   if (o.retrain_cooldown_s < 0) return InvalidArgument("must be >= 0", "drift.retrain_cooldown_s");
   if (!o.retrain_webhook.empty()) {

@@ -1,8 +1,9 @@
 // DriftMonitor: live drift of one model version's features and score against its reference.
 // Workers call Observe per decision (thread-local bin counters, no locks, no allocation);
 // the monitor thread (Start) or a test (Tick, with a manual clock) merges them every second
-// into a ring of 1 s buckets, computes the statistics per window and sets the level:
-// L1 log + snapshot, L2 retrain hook, L3 freeze until ClearFreeze. Thread-safe.
+// into a ring of 1 s buckets, computes the statistics per window and sets the level once it is
+// sustained: L1 log + snapshot, L2 retrain hook, L3 alert (and, if configured, freeze until
+// ClearFreeze). Thread-safe.
 #pragma once
 
 #include <atomic>
@@ -21,6 +22,7 @@
 #include "common/result.h"
 #include "common/thread_annotations.h"
 #include "monitor/drift_options.h"
+#include "monitor/drift_recorder.h"
 #include "monitor/drift_statistics.h"
 #include "monitor/reference_distribution.h"
 #include "monitor/retrain_hook.h"
@@ -32,6 +34,8 @@ struct WindowReport {
   std::string name;        // "60s", "300s", "last_1000"
   int64_t span_s = 0;      // seconds of history it covers
   uint64_t decisions = 0;  // scored decisions in it
+  // Decisions left out: their sender was known for less than min_account_history_days.
+  uint64_t new_accounts = 0;
   bool judged = false;     // decisions >= min_count: counts towards the level
   double drift_score = 0;  // combined score on the score distribution
   DriftStatistics score;
@@ -46,7 +50,7 @@ struct DriftEvent {
 };
 
 struct DriftAlert {
-  std::string kind;  // "drift_freeze" or "escalation"
+  std::string kind;  // "drift_freeze", "level_3" (not frozen) or "escalation"
   int64_t since_us = 0;
   double drift_score = 0;
   std::string message;
@@ -90,22 +94,28 @@ class DriftMonitor {
       std::string tenant = {});
   ~DriftMonitor();
 
+  // Puts alerts and freezes on record with `recorder` (which must outlive the monitor), and
+  // takes up the freeze it finds in force there, if any. Call once, before Start and Tick.
+  Status AttachRecorder(DriftRecorder* recorder) EXCLUDES(record_mu_, mu_);
+
   // Per decision, on any thread: the full feature vector (engine order) and the score, or
-  // NaN when the model did not score. Lock-free after the thread's first call.
+  // NaN when the model did not score. Lock-free after the thread's first call. A decision
+  // whose sender is newer than min_account_history_days is only counted as such.
   void Observe(std::span<const double> features, double score);
 
   // Runs Tick every evaluate_interval_ms on a thread of its own until destruction.
   void Start();
   // Merges what workers counted into the bucket of `now_us`, evaluates every window and acts
   // on the level. Called by the monitor thread, or directly by tests.
-  void Tick(int64_t now_us) EXCLUDES(mu_);
+  void Tick(int64_t now_us) EXCLUDES(record_mu_, mu_);
 
-  // True while L3 holds: the engine must decide on the fallback path.
+  // True while a freeze holds: the engine must decide on the fallback path.
   bool frozen() const { return frozen_.load(std::memory_order_acquire); }
   // An operator's clear: unfreezes, drops alerts and the windows' history (later levels are
-  // judged on data seen after the clear). `who` goes into the event log.
-  void ClearFreeze(std::string_view who, int64_t now_us) EXCLUDES(mu_);
-  void ClearFreeze(std::string_view who) { ClearFreeze(who, clock_.NowMicros()); }
+  // judged on data seen after the clear). `who` goes into the event log. Fails, leaving the
+  // freeze in force, when the recorder cannot drop the kept freeze.
+  Status ClearFreeze(std::string_view who, int64_t now_us) EXCLUDES(record_mu_, mu_);
+  Status ClearFreeze(std::string_view who) { return ClearFreeze(who, clock_.NowMicros()); }
 
   // Tests and benchmarks: count with the portable bin search even where AVX2 is available
   // (both give the same counts). Call before the first Observe.
@@ -129,7 +139,20 @@ class DriftMonitor {
   Shard* ShardForThisThread() EXCLUDES(shards_mu_);
   void Merge(int64_t now_us) REQUIRES(mu_) EXCLUDES(shards_mu_);
   std::vector<WindowReport> Evaluate(int64_t now_us) const REQUIRES(mu_);
-  void Act(int64_t now_us, std::vector<WindowReport> windows) REQUIRES(mu_);
+  // One evaluation's level and combined score.
+  struct Judgement {
+    int level = 0;
+    double score = 0;
+  };
+  // The level and score the evaluations have sustained (the least over escalate_after_windows
+  // of them), given the current one.
+  Judgement Sustained(int64_t now_us, Judgement current) REQUIRES(mu_);
+  // Acts on the windows; what must go on record is added to `to_record`.
+  void Act(int64_t now_us, std::vector<WindowReport> windows, std::vector<DriftRecord>* to_record)
+      REQUIRES(mu_);
+  void RaiseLevel3(int64_t now_us, double score, std::vector<DriftRecord>* to_record) REQUIRES(mu_);
+  void AddAlert(DriftAlert alert) REQUIRES(mu_);
+  DriftSubject subject() const { return {tenant_, model_name_, model_version_}; }
   void AddEvent(int64_t now_us, int level, double score, std::string what) REQUIRES(mu_);
   void Run() EXCLUDES(run_mu_, mu_);
 
@@ -146,9 +169,15 @@ class DriftMonitor {
   std::vector<uint32_t> bins_;
   std::vector<double> padded_edges_;
   uint32_t counters_ = 0;
+  // Feature vector index of kAccountHistoryFeature; unused when min_account_history_days is 0.
+  uint32_t history_index_ = 0;
 
+  // Held while Tick evaluates and puts its alerts on record, and while ClearFreeze runs: a
+  // clear never comes between a freeze and its record, so no cleared freeze is kept.
+  Mutex record_mu_ ACQUIRED_BEFORE(mu_);
+  DriftRecorder* recorder_ = nullptr;  // set before the monitor runs; null: nothing recorded
   // Monitor-thread state. Tick holds it while Merge takes shards_mu_.
-  mutable Mutex mu_ ACQUIRED_BEFORE(shards_mu_);
+  mutable Mutex mu_ ACQUIRED_BEFORE(shards_mu_) ACQUIRED_AFTER(record_mu_);
   // The workers' shards (a worker adds its own on its first Observe; Merge reads them all).
   Mutex shards_mu_ ACQUIRED_AFTER(mu_);
   std::vector<std::unique_ptr<Shard>> shards_ GUARDED_BY(shards_mu_);
@@ -156,11 +185,16 @@ class DriftMonitor {
   struct Bucket {
     int64_t second = 0;
     std::vector<uint64_t> counts;
+    uint64_t new_accounts = 0;
   };
   std::deque<Bucket> buckets_ GUARDED_BY(mu_);  // oldest first
   int64_t history_s_ GUARDED_BY(mu_) = 0;
   DriftSnapshot snapshot_ GUARDED_BY(mu_);
   int last_level_ GUARDED_BY(mu_) = 0;
+  // The evaluations at the ends of the last escalate_after_windows - 1 periods
+  // (a period is the longest time window), oldest first, and when the current period ends.
+  std::deque<Judgement> period_judgements_ GUARDED_BY(mu_);
+  int64_t period_end_s_ GUARDED_BY(mu_) = INT64_MIN;
   int64_t last_retrain_us_ GUARDED_BY(mu_) = INT64_MIN;
   // When the score last rose past escalation_first.
   int64_t escalation_armed_us_ GUARDED_BY(mu_) = INT64_MIN;

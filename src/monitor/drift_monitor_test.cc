@@ -20,6 +20,7 @@ using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
 constexpr int64_t kSecond = kMicrosPerSecond;
+using testing_util::ImmediateOptions;
 using testing_util::kEngineFeatures;
 using testing_util::UniformReference;
 
@@ -48,7 +49,7 @@ class DriftMonitorTest : public ::testing::Test {
 };
 
 TEST_F(DriftMonitorTest, MatchingTrafficStaysAtLevelZero) {
-  DriftOptions options;
+  DriftOptions options = ImmediateOptions();
   auto monitor = Make(options);
   EXPECT_EQ(monitor->feature_names(), (std::vector<std::string>{"a", "b"}));
   for (int s = 0; s < 5; ++s) {
@@ -72,7 +73,7 @@ TEST_F(DriftMonitorTest, MatchingTrafficStaysAtLevelZero) {
 }
 
 TEST_F(DriftMonitorTest, TimeWindowsForgetOldBuckets) {
-  DriftOptions options;
+  DriftOptions options = ImmediateOptions();
   options.windows_s = {10, 30};
   options.count_windows = {};
   auto monitor = Make(options);
@@ -95,7 +96,7 @@ TEST_F(DriftMonitorTest, TimeWindowsForgetOldBuckets) {
 }
 
 TEST_F(DriftMonitorTest, MissingValuesAndThinWindowsDoNotSetTheLevel) {
-  DriftOptions options;
+  DriftOptions options = ImmediateOptions();
   options.min_count = 1000;
   auto monitor = Make(options);
   for (int i = 0; i < 100; ++i) {
@@ -115,10 +116,11 @@ TEST_F(DriftMonitorTest, LevelsRiseToFreezeAndRunTheHookUntilCleared) {
   const auto marker =
       std::filesystem::temp_directory_path() / ("verdict_drift_hook_" + std::to_string(::getpid()));
   std::filesystem::remove(marker);
-  DriftOptions options;
+  DriftOptions options = ImmediateOptions();
   options.windows_s = {1};
   options.count_windows = {};
   options.retrain_command = {"/usr/bin/touch", marker.string()};
+  options.freeze_model = true;
   auto monitor = Make(options);
   int64_t t = clock_.NowMicros();
   std::vector<int> levels;
@@ -158,7 +160,7 @@ TEST_F(DriftMonitorTest, LevelsRiseToFreezeAndRunTheHookUntilCleared) {
   EXPECT_TRUE(monitor->frozen());
   EXPECT_EQ(monitor->Snapshot().level, 3);
   // ...until an operator clears it.
-  monitor->ClearFreeze("admin-key", t);
+  ASSERT_TRUE(monitor->ClearFreeze("admin-key", t).ok());
   EXPECT_FALSE(monitor->frozen());
   snap = monitor->Snapshot();
   EXPECT_TRUE(snap.alerts.empty());
@@ -177,7 +179,7 @@ TEST_F(DriftMonitorTest, LevelsRiseToFreezeAndRunTheHookUntilCleared) {
 }
 
 DriftOptions EscalationOptions() {
-  DriftOptions options;
+  DriftOptions options = ImmediateOptions();
   options.windows_s = {1};
   options.count_windows = {};
   options.l1 = 50;  // levels out of the way
@@ -240,7 +242,7 @@ TEST_F(DriftMonitorTest, NoEscalationWhenTheSecondRiseComesLate) {
 }
 
 TEST_F(DriftMonitorTest, ObserveFromManyThreadsCountsEverything) {
-  DriftOptions options;
+  DriftOptions options = ImmediateOptions();
   auto monitor = Make(options);
   std::vector<std::thread> threads;
   for (int i = 0; i < 4; ++i) threads.emplace_back([&] { Feed(*monitor, 2500, 0); });
@@ -250,7 +252,7 @@ TEST_F(DriftMonitorTest, ObserveFromManyThreadsCountsEverything) {
 }
 
 TEST_F(DriftMonitorTest, StartRunsTicksOnItsOwnThread) {
-  DriftOptions options;
+  DriftOptions options = ImmediateOptions();
   options.evaluate_interval_ms = 10;
   auto monitor = Make(options);
   Feed(*monitor, 300, 0);
@@ -265,8 +267,8 @@ TEST(DriftMonitorCreateTest, RefusesUnknownFeaturesAndBadOptions) {
   MetricsRegistry metrics;
   ManualClock clock;
   constexpr std::string_view kOnlyA[] = {"a"};
-  auto unknown =
-      DriftMonitor::Create(DriftOptions{}, UniformReference(), kOnlyA, "m", "1", metrics, clock);
+  auto unknown = DriftMonitor::Create(ImmediateOptions(), UniformReference(), kOnlyA, "m", "1",
+                                      metrics, clock);
   ASSERT_FALSE(unknown.ok());
   EXPECT_EQ(unknown.status().field(), "features[1].name");
   DriftOptions bad;

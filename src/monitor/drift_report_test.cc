@@ -39,7 +39,7 @@ Row MakeRow(int i, int n, double shifted) {
 }
 
 TEST(DriftReportTest, MatchesTheLiveMonitorOnTheSameRows) {
-  DriftOptions options;
+  DriftOptions options = testing_util::ImmediateOptions();
   auto builder = DriftReportBuilder::Create(UniformReference(), kEngineFeatures);
   ASSERT_TRUE(builder.ok()) << builder.status().ToString();
   MetricsRegistry metrics;

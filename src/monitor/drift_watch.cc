@@ -7,12 +7,14 @@
 namespace verdict::monitor {
 
 DriftWatch::DriftWatch(const DriftOptions& options, std::span<const std::string_view> feature_names,
-                       ReferenceLoader loader, MetricsRegistry& metrics, const Clock& clock)
+                       ReferenceLoader loader, MetricsRegistry& metrics, const Clock& clock,
+                       DriftRecorder* recorder)
     : options_(options),
       feature_names_(feature_names),
       loader_(std::move(loader)),
       metrics_(metrics),
-      clock_(clock) {}
+      clock_(clock),
+      recorder_(recorder) {}
 
 Result<DriftMonitor*> DriftWatch::Add(std::string_view scope, std::string_view name,
                                       std::string_view version) {
@@ -44,12 +46,14 @@ Result<DriftMonitor*> DriftWatch::Add(std::string_view scope, std::string_view n
   } else if (reference->has_value()) {
     auto monitor = DriftMonitor::Create(options_, std::move(**reference), feature_names_,
                                         entry.name, entry.version, metrics_, clock_, entry.scope);
-    if (monitor.ok()) {
+    // A freeze an earlier run left in force holds from the first decision on.
+    if (monitor.ok()) status = (*monitor)->AttachRecorder(recorder_);
+    if (monitor.ok() && status.ok()) {
       entry.monitor = std::move(monitor).value();
       entry.monitor->Start();
       spdlog::info("drift: watching {} features of {} v{}", entry.monitor->feature_names().size(),
                    name, version);
-    } else {
+    } else if (!monitor.ok()) {
       status = monitor.status();
     }
   } else {

@@ -23,6 +23,7 @@
 #include "common/thread_annotations.h"
 #include "monitor/drift_monitor.h"
 #include "monitor/drift_options.h"
+#include "monitor/drift_recorder.h"
 #include "monitor/reference_distribution.h"
 
 namespace verdict::monitor {
@@ -41,10 +42,11 @@ class DriftWatch {
   using ReferenceLoader = std::function<Result<std::optional<ReferenceDistribution>>(
       std::string_view scope, std::string_view name, std::string_view version)>;
 
-  // `feature_names` (the engine's feature vector order), `metrics` and `clock` must outlive
-  // the watch.
+  // `feature_names` (the engine's feature vector order), `metrics`, `clock` and `recorder`
+  // (null: nothing is put on record, no freeze is kept) must outlive the watch.
   DriftWatch(const DriftOptions& options, std::span<const std::string_view> feature_names,
-             ReferenceLoader loader, MetricsRegistry& metrics, const Clock& clock);
+             ReferenceLoader loader, MetricsRegistry& metrics, const Clock& clock,
+             DriftRecorder* recorder = nullptr);
 
   // Looks the version up now and reports a bad reference (start-up uses it for the configured
   // model, so that a broken reference.json stops the engine rather than drift watch).
@@ -76,6 +78,7 @@ class DriftWatch {
   const ReferenceLoader loader_;
   MetricsRegistry& metrics_;
   const Clock& clock_;
+  DriftRecorder* const recorder_;
   // Append-only: an entry is written under mu_, complete before `size_` publishes it
   // (release/acquire), and never changed afterwards. Not GUARDED_BY: For and monitors read
   // published entries without the lock, which the analysis cannot express.

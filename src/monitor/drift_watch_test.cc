@@ -7,6 +7,8 @@
 #include <thread>
 #include <vector>
 
+#include "monitor/monitor_test_util.h"
+
 namespace verdict::monitor {
 namespace {
 
@@ -25,7 +27,7 @@ class DriftWatchTest : public ::testing::Test {
  protected:
   DriftWatch Make() {
     return DriftWatch(
-        DriftOptions{}, kWatchedFeatures,
+        testing_util::ImmediateOptions(), kWatchedFeatures,
         [this](std::string_view scope, std::string_view name,
                std::string_view version) -> Result<std::optional<ReferenceDistribution>> {
           ++loads_;

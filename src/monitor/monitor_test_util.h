@@ -9,6 +9,7 @@
 #include <string_view>
 #include <utility>
 
+#include "monitor/drift_options.h"
 #include "monitor/reference_distribution.h"
 
 namespace verdict::monitor::testing_util {
@@ -27,6 +28,15 @@ inline ReferenceDistribution UniformReference() {
     EXPECT_TRUE(builder.AddRow(row, u).ok());
   }
   return std::move(builder.Build()).value();
+}
+
+// The defaults, except that every decision counts (the test features have no account history)
+// and a level holds at its first evaluation.
+inline DriftOptions ImmediateOptions() {
+  DriftOptions options;
+  options.min_account_history_days = 0;
+  options.escalate_after_windows = 1;
+  return options;
 }
 
 }  // namespace verdict::monitor::testing_util

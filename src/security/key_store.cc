@@ -1,18 +1,101 @@
 #include "security/key_store.h"
 
+#include <simdjson.h>
+
+#include <set>
+
 #include "common/json_writer.h"
+#include "common/sha256.h"
 
 namespace verdict::security {
+namespace {
 
-Result<std::unique_ptr<KeyStore>> KeyStore::Open(KeyStorage& storage, KeyAuditHook audit) {
+std::string RecordDigest(const StoredKey& key) { return Sha256Hex(StoredKeyToJson(key)); }
+
+Status NotAsJournaled(const StoredKey& key, std::string_view why) {
+  return Status(StatusCode::kDataLoss, "API key " + key.id + " of tenant " + key.tenant +
+                                           ": the stored record " + std::string(why) +
+                                           "; refusing to trust the key store");
+}
+
+// Checks each stored key against its journaled changes (newest first); applies a journaled
+// revocation that the registry missed.
+Status CheckAgainstLedger(std::map<std::string, StoredKey, std::less<>>& keys,
+                          const KeyLedger& ledger, std::vector<StoredKey>* repaired) {
+  std::set<std::string> tenants;
+  for (const auto& [id, key] : keys) tenants.insert(key.tenant);
+  std::map<std::string, std::vector<KeyLedgerEntry>> changes;  // by key id, newest first
+  for (const std::string& tenant : tenants) {
+    VERDICT_ASSIGN_OR_RETURN(std::vector<KeyLedgerEntry> entries, ledger(tenant));
+    for (KeyLedgerEntry& e : entries) changes[e.key_id].push_back(std::move(e));
+  }
+  for (auto& [id, key] : keys) {
+    const auto found = changes.find(id);
+    if (found == changes.end()) return NotAsJournaled(key, "was never journaled");
+    const std::vector<KeyLedgerEntry>& history = found->second;
+    const KeyLedgerEntry& last = history.front();
+    if (last.record_sha256.empty()) continue;  // journaled before records were hashed
+    if (RecordDigest(key) == last.record_sha256) continue;
+    // The registry write after a journaled revocation failed: the stored record is the one
+    // before it, and the journal's revocation is applied.
+    if (last.action == "keys.revoke" && !key.revoked && history.size() > 1 &&
+        RecordDigest(key) == history[1].record_sha256) {
+      StoredKey revoked = key;
+      revoked.revoked = true;
+      revoked.revoked_at_us = last.revoked_at_us;
+      if (RecordDigest(revoked) == last.record_sha256) {
+        key = revoked;
+        repaired->push_back(revoked);
+        continue;
+      }
+    }
+    return NotAsJournaled(key, "does not match its last journaled change (" + last.action + ")");
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+std::optional<KeyLedgerEntry> KeyLedgerEntryOf(std::string_view action, std::string_view key_id,
+                                               std::string_view details_json) {
+  if (action != "keys.create" && action != "keys.revoke") return std::nullopt;
+  KeyLedgerEntry entry{std::string(key_id), std::string(action), {}, 0};
+  simdjson::dom::parser parser;
+  simdjson::padded_string text(details_json);
+  simdjson::dom::object details;
+  if (details_json.empty() || parser.parse(text).get_object().get(details) != simdjson::SUCCESS) {
+    return entry;
+  }
+  std::string_view digest;
+  if (details["record_sha256"].get_string().get(digest) == simdjson::SUCCESS) {
+    entry.record_sha256 = std::string(digest);
+  }
+  int64_t revoked_at = 0;
+  if (details["revoked_at_us"].get_int64().get(revoked_at) == simdjson::SUCCESS) {
+    entry.revoked_at_us = revoked_at;
+  }
+  return entry;
+}
+
+Result<std::unique_ptr<KeyStore>> KeyStore::Open(KeyStorage& storage, KeyAuditHook audit,
+                                                 const KeyLedger& ledger) {
   std::unique_ptr<KeyStore> store(new KeyStore(storage, std::move(audit)));
   VERDICT_ASSIGN_OR_RETURN(auto entries, storage.List(kPrefix));
   auto snapshot = std::make_shared<Snapshot>();
   for (const auto& [name, value] : entries) {
     Result<StoredKey> key = StoredKeyFromJson(value);
     if (!key.ok()) return Internal("registry entry " + name + ": " + key.status().message());
+    if (name != std::string(kPrefix) + key->id) {
+      return Status(StatusCode::kDataLoss, "registry entry " + name + " holds key " + key->id);
+    }
     std::string id = key->id;
     snapshot->emplace(std::move(id), std::move(key).value());
+  }
+  if (ledger) {
+    std::vector<StoredKey> repaired;
+    VERDICT_RETURN_IF_ERROR(CheckAgainstLedger(*snapshot, ledger, &repaired));
+    MutexLock lock(store->write_mu_);
+    for (const StoredKey& key : repaired) VERDICT_RETURN_IF_ERROR(store->Persist(key));
   }
   store->snapshot_.store(std::move(snapshot));
   return store;
@@ -35,7 +118,7 @@ Result<NewKey> KeyStore::Create(std::string_view tenant, std::string_view princi
     for (Role r : {Role::kScorer, Role::kAnalyst, Role::kAdmin, Role::kAuditor}) {
       if (roles & static_cast<uint32_t>(r)) w.String(RoleName(r));
     }
-    w.EndArray().EndObject();
+    w.EndArray().Key("record_sha256").String(RecordDigest(created.stored)).EndObject();
     VERDICT_RETURN_IF_ERROR(audit_(KeyChange{created.stored.tenant, std::string(actor_principal),
                                              "keys.create", created.stored.id, details}));
   }
@@ -69,8 +152,12 @@ Result<StoredKey> KeyStore::Revoke(std::string_view id, std::string_view tenant,
   bool& journaled = unrecorded_revocations_.at(key.id);
   Status recorded = Status::Ok();
   if (audit_ && !journaled) {
+    std::string details;
+    JsonWriter w(details);
+    w.BeginObject().Key("revoked_at_us").Int(key.revoked_at_us);
+    w.Key("record_sha256").String(RecordDigest(key)).EndObject();
     recorded =
-        audit_(KeyChange{key.tenant, std::string(actor_principal), "keys.revoke", key.id, {}});
+        audit_(KeyChange{key.tenant, std::string(actor_principal), "keys.revoke", key.id, details});
     journaled = recorded.ok();
   }
   if (recorded.ok()) recorded = Persist(key);

@@ -36,16 +36,37 @@ struct KeyChange {
   std::string principal;
   std::string action;  // "keys.create" or "keys.revoke"
   std::string key_id;
-  std::string details_json;  // never the key or its hash
+  std::string details_json;  // never the key or its hash (a digest of the whole record is
+                             // fine: it gives away neither)
 };
 using KeyAuditHook = std::function<Status(const KeyChange&)>;
+
+// One key change as the journal recorded it: each carries the SHA-256 (hex) of the key's
+// registry record as stored after the change, so that a record edited on disk (roles raised,
+// a revocation undone, a key added) no longer matches the tamper-evident chain.
+struct KeyLedgerEntry {
+  std::string key_id;
+  std::string action;         // "keys.create" or "keys.revoke"
+  std::string record_sha256;  // empty in events journaled before records were hashed
+  int64_t revoked_at_us = 0;  // keys.revoke: the revocation's time
+};
+// A tenant's key changes, newest first (the journal's admin events of that tenant).
+using KeyLedger = std::function<Result<std::vector<KeyLedgerEntry>>(std::string_view tenant)>;
+// The ledger entry of a journaled key change (its action, object and details as KeyStore wrote
+// them); nullopt for an action that is not a key change.
+std::optional<KeyLedgerEntry> KeyLedgerEntryOf(std::string_view action, std::string_view key_id,
+                                               std::string_view details_json);
 
 class KeyStore final : public Authenticator {
  public:
   static constexpr std::string_view kPrefix = "keys/";
 
-  // Loads every stored key. `storage` must outlive the store; `audit` may be empty.
-  static Result<std::unique_ptr<KeyStore>> Open(KeyStorage& storage, KeyAuditHook audit = {});
+  // Loads every stored key. `storage` must outlive the store; `audit` may be empty. With a
+  // `ledger`, every stored key must match its last journaled change: kDataLoss naming the key
+  // otherwise (nothing is loaded). A key whose revocation was journaled but not stored (the
+  // registry write failed after the journal's) is loaded revoked, as the journal says.
+  static Result<std::unique_ptr<KeyStore>> Open(KeyStorage& storage, KeyAuditHook audit = {},
+                                                const KeyLedger& ledger = {});
 
   // Creates and persists a key; the returned NewKey::key is the only copy of the secret.
   // `actor_*` say who asked (journaled).

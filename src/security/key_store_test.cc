@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
+#include <optional>
 
 namespace verdict::security {
 namespace {
@@ -134,6 +136,132 @@ TEST(KeyStoreTest, ARevocationThatCannotBeRecordedStillStopsTheKey) {
   storage.fail_puts = false;
   ASSERT_TRUE(store->Revoke(second.stored.id, "t", 7, "admin").ok());
   EXPECT_EQ(std::count(actions.begin(), actions.end(), "keys.revoke"), 2);
+}
+
+// The journal's side for KeyStore::Open: every change the audit hook saw, per tenant, newest
+// first, as the journal's admin events give them.
+struct FakeJournal {
+  KeyAuditHook Hook() {
+    return [this](const KeyChange& c) {
+      std::optional<KeyLedgerEntry> entry = KeyLedgerEntryOf(c.action, c.key_id, c.details_json);
+      if (entry) by_tenant[c.tenant].insert(by_tenant[c.tenant].begin(), *entry);
+      return Status::Ok();
+    };
+  }
+  KeyLedger Ledger() const {
+    return [this](std::string_view tenant) -> Result<std::vector<KeyLedgerEntry>> {
+      const auto found = by_tenant.find(std::string(tenant));
+      return found == by_tenant.end() ? std::vector<KeyLedgerEntry>{} : found->second;
+    };
+  }
+  std::map<std::string, std::vector<KeyLedgerEntry>> by_tenant;
+};
+
+// Replaces `from` with `to` in the one stored key record, as an edit on disk would.
+void EditStored(MemoryStorage& storage, const std::string& from, const std::string& to) {
+  ASSERT_EQ(storage.entries.size(), 1u);
+  std::string& record = storage.entries.begin()->second;
+  const size_t at = record.find(from);
+  ASSERT_NE(at, std::string::npos) << record;
+  record.replace(at, from.size(), to);
+}
+
+TEST(KeyStoreTest, StoredKeysThatMatchTheJournalOpen) {
+  MemoryStorage storage;
+  FakeJournal journal;
+  auto store = std::move(KeyStore::Open(storage, journal.Hook(), journal.Ledger())).value();
+  auto kept = std::move(store->Create("t", "p", kScorer, 1, "admin")).value();
+  auto revoked = std::move(store->Create("u", "q", kAdmin, 2, "admin")).value();
+  ASSERT_TRUE(store->Revoke(revoked.stored.id, "u", 3, "admin").ok());
+  auto reopened = KeyStore::Open(storage, journal.Hook(), journal.Ledger());
+  ASSERT_TRUE(reopened.ok()) << reopened.status().ToString();
+  EXPECT_TRUE((*reopened)->Authenticate("Bearer " + kept.key).ok());
+  EXPECT_FALSE((*reopened)->Authenticate("Bearer " + revoked.key).ok());
+}
+
+TEST(KeyStoreTest, RolesEditedOnDiskAreRefusedNamingTheKey) {
+  MemoryStorage storage;
+  FakeJournal journal;
+  auto store = std::move(KeyStore::Open(storage, journal.Hook(), journal.Ledger())).value();
+  auto created = std::move(store->Create("t", "p", kScorer, 1, "admin")).value();
+  EditStored(storage, "\"roles\":[\"scorer\"]", "\"roles\":[\"scorer\",\"admin\"]");
+  auto reopened = KeyStore::Open(storage, journal.Hook(), journal.Ledger());
+  ASSERT_EQ(reopened.status().code(), StatusCode::kDataLoss);
+  EXPECT_NE(reopened.status().message().find(created.stored.id), std::string::npos);
+  // Without the journal's check (as before) the edit would have granted admin.
+  auto unchecked = std::move(KeyStore::Open(storage)).value();
+  EXPECT_TRUE(unchecked->Authenticate("Bearer " + created.key)->Has(Role::kAdmin));
+}
+
+// A revocation undone on disk leaves the record as it was before the revocation, which is also
+// what a registry write that failed after the journal's would leave: either way the journal's
+// revocation holds, and the key stays refused.
+TEST(KeyStoreTest, RevocationUndoneOnDiskDoesNotBringTheKeyBack) {
+  MemoryStorage storage;
+  FakeJournal journal;
+  auto store = std::move(KeyStore::Open(storage, journal.Hook(), journal.Ledger())).value();
+  auto created = std::move(store->Create("t", "p", kScorer, 1, "admin")).value();
+  ASSERT_TRUE(store->Revoke(created.stored.id, "t", 2, "admin").ok());
+  EditStored(storage, "\"revoked\":true", "\"revoked\":false");
+  auto reopened = KeyStore::Open(storage, journal.Hook(), journal.Ledger());
+  ASSERT_TRUE(reopened.ok()) << reopened.status().ToString();
+  EXPECT_EQ((*reopened)->Authenticate("Bearer " + created.key).status().code(),
+            StatusCode::kUnauthenticated);
+  // Undone and edited otherwise too (the time of revocation dropped): no longer a record the
+  // journal ever held.
+  EditStored(storage, "\"revoked\":true", "\"revoked\":false");
+  EditStored(storage, "\"created_at_us\":1", "\"created_at_us\":0");
+  EXPECT_EQ(KeyStore::Open(storage, journal.Hook(), journal.Ledger()).status().code(),
+            StatusCode::kDataLoss);
+}
+
+TEST(KeyStoreTest, KeyAddedOnDiskWithoutTheJournalIsRefused) {
+  MemoryStorage storage;
+  FakeJournal journal;
+  MemoryStorage elsewhere;  // a key made in another data directory, its record copied in
+  auto other = std::move(KeyStore::Open(elsewhere)).value();
+  ASSERT_TRUE(other->Create("t", "p", kAdmin, 1, "admin").ok());
+  storage.entries = elsewhere.entries;
+  auto reopened = KeyStore::Open(storage, journal.Hook(), journal.Ledger());
+  EXPECT_EQ(reopened.status().code(), StatusCode::kDataLoss);
+  EXPECT_NE(reopened.status().message().find("never journaled"), std::string::npos);
+}
+
+TEST(KeyStoreTest, KeyStoredUnderAnotherIdIsRefused) {
+  MemoryStorage storage;
+  auto store = std::move(KeyStore::Open(storage)).value();
+  ASSERT_TRUE(store->Create("t", "p", kScorer, 1, "admin").ok());
+  auto record = *storage.entries.begin();
+  storage.entries.clear();
+  storage.entries["keys/0000000000000000"] = record.second;
+  EXPECT_EQ(KeyStore::Open(storage).status().code(), StatusCode::kDataLoss);
+}
+
+// The journal recorded the revocation, the registry write after it failed: the journal is
+// what happened, so the key opens revoked (and is stored so).
+TEST(KeyStoreTest, JournaledRevocationTheRegistryMissedIsApplied) {
+  MemoryStorage storage;
+  FakeJournal journal;
+  auto store = std::move(KeyStore::Open(storage, journal.Hook(), journal.Ledger())).value();
+  auto created = std::move(store->Create("t", "p", kScorer, 1, "admin")).value();
+  storage.fail_puts = true;
+  EXPECT_FALSE(store->Revoke(created.stored.id, "t", 2, "admin").ok());
+  storage.fail_puts = false;
+  auto reopened = KeyStore::Open(storage, journal.Hook(), journal.Ledger());
+  ASSERT_TRUE(reopened.ok()) << reopened.status().ToString();
+  EXPECT_FALSE((*reopened)->Authenticate("Bearer " + created.key).ok());
+  EXPECT_NE(storage.entries.begin()->second.find("\"revoked\":true"), std::string::npos);
+}
+
+// Events journaled before records were hashed carry no digest: such keys still open.
+TEST(KeyStoreTest, KeysJournaledWithoutADigestStillOpen) {
+  MemoryStorage storage;
+  auto store = std::move(KeyStore::Open(storage)).value();
+  auto created = std::move(store->Create("t", "p", kScorer, 1, "admin")).value();
+  const KeyLedger legacy = [&](std::string_view) -> Result<std::vector<KeyLedgerEntry>> {
+    return std::vector<KeyLedgerEntry>{{created.stored.id, "keys.create", "", 0}};
+  };
+  EXPECT_TRUE(KeyStore::Open(storage, {}, legacy).ok());
 }
 
 }  // namespace

@@ -57,7 +57,8 @@ Result<std::unique_ptr<Simulator>> Simulator::Create(const SimOptions& options) 
   std::unique_ptr<Simulator> sim(new Simulator(options));
   SimRng rng(options.seed);
   sim->population_ = BuildPopulation(options, rng);
-  PlanPatterns(options, sim->population_, rng, &sim->patterns_, &sim->pattern_txns_);
+  PlanPatterns(options, sim->population_, rng, &sim->patterns_, &sim->pattern_txns_,
+               &sim->warnings_);
   for (size_t i = 0; i < sim->pattern_txns_.size(); ++i) sim->pattern_txns_[i].sequence = i;
   std::sort(sim->pattern_txns_.begin(), sim->pattern_txns_.end(), Earlier);
   for (const SimCountry& c : sim->population_.countries) {
@@ -101,6 +102,7 @@ Status Simulator::Run(const Sink& sink, const Progress& progress) {
   summary_ = SimSummary{};
   summary_.accounts = population_.accounts.size();
   summary_.patterns = patterns_.size();
+  summary_.warnings = warnings_;
   std::vector<SimTransaction> day_txns;
   size_t next_pattern = 0;
   uint64_t sequence = pattern_txns_.size();

@@ -25,6 +25,8 @@ struct SimSummary {
   size_t laundering = 0;
   size_t patterns = 0;
   std::map<std::string, size_t> laundering_by_typology;
+  // Typologies left out (wholly or in part) because they did not fit, with why.
+  std::vector<std::string> warnings;
 };
 
 class Simulator {
@@ -41,6 +43,8 @@ class Simulator {
   const SimOptions& options() const { return options_; }
   const Population& population() const { return population_; }
   const std::vector<SimPattern>& patterns() const { return patterns_; }
+  // Typologies left out because they did not fit the population or the period (PlanPatterns).
+  const std::vector<std::string>& warnings() const { return warnings_; }
   // Totals of the last Run.
   const SimSummary& summary() const { return summary_; }
 
@@ -52,6 +56,7 @@ class Simulator {
   Population population_;
   std::vector<SimPattern> patterns_;
   std::vector<SimTransaction> pattern_txns_;  // sorted by (timestamp, sequence)
+  std::vector<std::string> warnings_;
   SimSummary summary_;
 };
 

@@ -148,14 +148,62 @@ TEST(SimulatorTest, TypologiesHaveTheirShape) {
 
 TEST(SimulatorTest, OptionsAreValidated) {
   SimOptions o = SmallOptions();
-  o.accounts = 10;
-  EXPECT_FALSE(Simulator::Create(o).ok());
+  o.accounts = 9;
+  Result<std::unique_ptr<Simulator>> sim = Simulator::Create(o);
+  ASSERT_FALSE(sim.ok());
+  EXPECT_EQ(sim.status().field(), "accounts");
+  o = SmallOptions();
+  o.days = 0;
+  sim = Simulator::Create(o);
+  ASSERT_FALSE(sim.ok());
+  EXPECT_EQ(sim.status().field(), "days");
   o = SmallOptions();
   o.structuring_epsilon = 0;
   EXPECT_FALSE(Simulator::Create(o).ok());
-  o = SmallOptions();
-  o.days = 10;  // shorter than a dormancy
-  EXPECT_FALSE(Simulator::Create(o).ok());
+}
+
+// A first try with a small population over a few days works: what does not fit is left out
+// with a warning naming the typology, and no account serves two patterns.
+TEST(SimulatorTest, SmallPopulationsAndFewDaysSkipTypologiesThatDoNotFit) {
+  SimOptions o;
+  o.accounts = 20;
+  o.days = 2;
+  o.seed = 7;
+  auto sim = Simulator::Create(o);
+  ASSERT_TRUE(sim.ok()) << sim.status().ToString();
+  const auto txns = RunAll(**sim);
+  EXPECT_FALSE(txns.empty());
+  const std::vector<std::string>& warnings = (*sim)->warnings();
+  auto warned = [&](std::string_view typology) {
+    for (const std::string& w : warnings) {
+      if (w.starts_with("typology " + std::string(typology) + " ")) return true;
+    }
+    return false;
+  };
+  EXPECT_TRUE(warned("dormant_activation"));  // 2 days: no room for a dormancy
+  EXPECT_TRUE(warned("fan_in"));              // 20 accounts: too few mules for 22
+  std::set<std::string> planned;
+  std::set<uint32_t> mules;
+  for (const SimPattern& p : (*sim)->patterns()) {
+    planned.insert(p.typology);
+    EXPECT_NE(p.typology, "dormant_activation");
+    EXPECT_NE(p.typology, "fan_in");
+    for (uint32_t a : p.accounts) {
+      if (a < o.accounts) {
+        EXPECT_TRUE(mules.insert(a).second) << "account " << a << " reused";
+      }
+    }
+  }
+  EXPECT_TRUE(planned.contains("high_risk_corridor")) << "a one-mule typology fits";
+  for (const LabelledTransaction& t : txns) {
+    EXPECT_LT(t.txn.timestamp_us, o.start_us + int64_t{2} * 86'400'000'000);
+  }
+  EXPECT_EQ((*sim)->summary().warnings, warnings);
+
+  // With enough accounts and days nothing is left out.
+  auto roomy = Simulator::Create(SmallOptions());
+  ASSERT_TRUE(roomy.ok());
+  EXPECT_TRUE((*roomy)->warnings().empty());
 }
 
 }  // namespace

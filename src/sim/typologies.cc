@@ -18,10 +18,20 @@ class Planner {
           std::vector<SimTransaction>* txns)
       : o_(o), p_(p), rng_(rng), patterns_(patterns), txns_(txns) {}
 
-  void Run() {
+  void Run(std::vector<std::string>* warnings) {
     const uint32_t n = o_.PatternsPerTypology();
+    free_mules_ = 0;
+    for (uint32_t a : p_.individuals) free_mules_ += IsFreeMule(p_.accounts[a]) ? 1 : 0;
     for (std::string_view typology : kTypologies) {
       for (uint32_t k = 0; k < n; ++k) {
+        // A pattern that does not fit the population or the period is left out, and so are
+        // the typology's remaining ones: a small simulation is still a simulation.
+        if (const std::string why = WhyItDoesNotFit(typology); !why.empty()) {
+          const std::string skipped =
+              k == 0 ? "skipped" : std::to_string(n - k) + " of " + std::to_string(n) + " skipped";
+          warnings->push_back("typology " + std::string(typology) + " " + skipped + ": " + why);
+          break;
+        }
         SimPattern pattern;
         char id[64];
         std::snprintf(id, sizeof(id), "%.*s-%04u", static_cast<int>(typology.size()),
@@ -44,17 +54,49 @@ class Planner {
  private:
   SimPattern& pattern() { return (*patterns_)[static_cast<size_t>(current_)]; }
 
+  // The most domestic individuals one pattern of `typology` takes as mules (the planners below).
+  static uint32_t MostMules(std::string_view typology) {
+    if (typology == "fan_in" || typology == "fan_out") return 22;
+    if (typology == "pass_through" || typology == "dormant_activation") return 8;
+    if (typology == "structuring" || typology == "cycle") return 4;
+    return 1;  // high_risk_corridor: its beneficiaries are new accounts abroad
+  }
+
+  // Why one more pattern of `typology` cannot be planned; empty when it can.
+  std::string WhyItDoesNotFit(std::string_view typology) const {
+    if (typology == "dormant_activation" && o_.days < o_.dormant_min_days + 5) {
+      return "a dormant account needs " + std::to_string(o_.dormant_min_days + 5) +
+             " days (silence, then activation), the simulation has " + std::to_string(o_.days);
+    }
+    if (free_mules_ < MostMules(typology)) {
+      return "a pattern takes up to " + std::to_string(MostMules(typology)) +
+             " unused domestic individuals, " + std::to_string(free_mules_) + " are left";
+    }
+    return "";
+  }
+
+  static bool IsFreeMule(const SimAccount& acc) {
+    return !acc.reserved && !acc.dormant && acc.family == UINT32_MAX;
+  }
+
+  // A free domestic individual, reserved for the current pattern. WhyItDoesNotFit has checked
+  // that enough are left; a random pick that keeps missing falls back to the first free one.
   uint32_t TakeMule() {
+    auto take = [this](uint32_t a) {
+      p_.accounts[a].reserved = true;
+      --free_mules_;
+      pattern().accounts.push_back(a);
+      return a;
+    };
     for (int attempt = 0; attempt < 10'000; ++attempt) {
       const uint32_t a =
           p_.individuals[static_cast<size_t>(rng_.Int(0, p_.individuals.size() - 1))];
-      SimAccount& acc = p_.accounts[a];
-      if (acc.reserved || acc.dormant || acc.family != UINT32_MAX) continue;
-      acc.reserved = true;
-      pattern().accounts.push_back(a);
-      return a;
+      if (IsFreeMule(p_.accounts[a])) return take(a);
     }
-    const uint32_t a = p_.individuals[0];
+    for (uint32_t a : p_.individuals) {
+      if (IsFreeMule(p_.accounts[a])) return take(a);
+    }
+    const uint32_t a = p_.individuals[0];  // unreachable after WhyItDoesNotFit
     pattern().accounts.push_back(a);
     return a;
   }
@@ -240,13 +282,15 @@ class Planner {
   std::vector<SimPattern>* patterns_;
   std::vector<SimTransaction>* txns_;
   int32_t current_ = -1;
+  uint32_t free_mules_ = 0;  // domestic individuals no pattern has taken
 };
 
 }  // namespace
 
 void PlanPatterns(const SimOptions& options, Population& population, SimRng& rng,
-                  std::vector<SimPattern>* patterns, std::vector<SimTransaction>* txns) {
-  Planner(options, population, rng, patterns, txns).Run();
+                  std::vector<SimPattern>* patterns, std::vector<SimTransaction>* txns,
+                  std::vector<std::string>* warnings) {
+  Planner(options, population, rng, patterns, txns).Run(warnings);
 }
 
 }  // namespace verdict

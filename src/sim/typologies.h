@@ -28,8 +28,11 @@ struct SimPattern {
 };
 
 // Plans options.PatternsPerTypology() patterns of each typology; marks the accounts they take
-// (reserved, dormant) and may add accounts abroad. Appends their transfers to *txns.
+// (reserved, dormant) and may add accounts abroad. Appends their transfers to *txns. Patterns
+// that do not fit (too few unused accounts, too few days) are left out, each typology's with
+// one message in *warnings naming it and why.
 void PlanPatterns(const SimOptions& options, Population& population, SimRng& rng,
-                  std::vector<SimPattern>* patterns, std::vector<SimTransaction>* txns);
+                  std::vector<SimPattern>* patterns, std::vector<SimTransaction>* txns,
+                  std::vector<std::string>* warnings);
 
 }  // namespace verdict

@@ -1,6 +1,8 @@
 #include "training/replay_pipeline.h"
 
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <thread>
 
@@ -35,9 +37,17 @@ Result<std::unique_ptr<ReplayPipeline>> ReplayPipeline::Create(const PipelineOpt
   const std::filesystem::path parent = options.work_dir.empty()
                                            ? std::filesystem::temp_directory_path(ec)
                                            : std::filesystem::path(options.work_dir);
+  if (!options.work_dir.empty()) {  // a folder named for the work is made, parents and all
+    std::filesystem::create_directories(parent, ec);
+    if (ec) {
+      return InvalidArgument("work directory " + options.work_dir + ": " + ec.message(),
+                             "work-dir");
+    }
+  }
   std::string pattern = (parent / "verdict-replay-XXXXXX").string();
   if (mkdtemp(pattern.data()) == nullptr) {
-    return Internal(pattern + ": cannot create a temporary data directory");
+    return Internal(pattern +
+                    ": cannot create a temporary data directory: " + std::strerror(errno));
   }
   p->data_dir_ = pattern;
   engine_options.data_dir = p->data_dir_;

@@ -23,7 +23,8 @@ struct PipelineOptions {
   std::string config_path;  // engine TOML (rules, policy, model); empty: built-in defaults
   std::string model_path;   // model directory or .json file; overrides the config's [model]
   std::string policy_path;  // policy bundle; overrides the config's [policy]
-  std::string work_dir;     // parent of the temporary data directory; empty: the system's
+  std::string
+      work_dir;  // parent of the temporary data directory (made if missing); empty: the system's
 };
 
 // What one transaction got. Written by the journal's thread before Drain returns.

@@ -126,6 +126,11 @@ version = "1"
 windows_s = [86400]
 count_windows = []
 min_count = 10000
+# The reference is built on the same rows from their first day: every decision counts, the one
+# window judges at once, and level 3 freezes the model.
+min_account_history_days = 0
+escalate_after_windows = 1
+freeze_model = true
 evaluate_interval_ms = 50
 retrain_cooldown_s = 3600
 retrain_command = ["/bin/sh", "-c", "echo $VERDICT_DRIFT_LEVEL $VERDICT_MODEL >> {hook_file}"]

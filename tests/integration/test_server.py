@@ -16,15 +16,22 @@ from verdict_process import BINARY, SOURCE_DIR, VerdictProcess, transaction  # n
 
 
 def demo_config():
-    return open(os.path.join(SOURCE_DIR, "config", "verdict.toml")).read()
+    """The shipped configuration's text, to be written elsewhere: its relative paths are relative
+    to config/, so they are made absolute."""
+    config_dir = os.path.abspath(os.path.join(SOURCE_DIR, "config"))
+    text = open(os.path.join(config_dir, "verdict.toml")).read()
+    return re.sub(r'(?m)^(path|data_dir) = "([^/"][^"]*)"$',
+                  lambda m: '%s = "%s"' % (m.group(1),
+                                           os.path.normpath(os.path.join(config_dir, m.group(2)))),
+                  text)
 
 
 def fixed_rules_config():
     """The shipped configuration with its model and policy taken out: the fixed [rules] decide,
     which is what ServerTest asserts."""
     text = demo_config()
-    text = re.sub(r'(?m)^path = "config/policy/demo.policy"$', 'path = ""', text)
-    text = re.sub(r'(?m)^path = "models/demo/model.json"$', 'path = ""', text)
+    text = re.sub(r'(?m)^path = ".*/config/policy/demo.policy"$', 'path = ""', text)
+    text = re.sub(r'(?m)^path = ".*/models/demo/model.json"$', 'path = ""', text)
     assert 'demo.policy"' not in text and 'model.json"' not in text, "config layout changed"
     return text
 

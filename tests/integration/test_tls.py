@@ -152,7 +152,8 @@ class MutualTlsRequiredTest(TlsTestBase):
         self.engine.__exit__(None, None, None)
         journal = os.path.join(self.data_dir, "journal")
         try:
-            out = subprocess.run([vp.BINARY, "audit", "show", "--data-dir", journal, decision_id],
+            out = subprocess.run([vp.BINARY, "audit", "show", "--json", "--data-dir", journal,
+                                  decision_id],
                                  capture_output=True, text=True, timeout=60)
             export = subprocess.run([vp.BINARY, "audit", "export", "--data-dir", journal],
                                     capture_output=True, text=True, timeout=60)

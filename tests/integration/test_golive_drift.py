@@ -1,0 +1,133 @@
+"""Drift that does not cry wolf (docs/drift.md).
+
+`make run`'s command line (its config, --insecure-dev, demo traffic) serves model decisions with
+no freeze through ten minutes' worth of demo traffic on an accelerated clock: windows shortened
+from 60/300 s to 6/30 s and ten times the demo rate, so 60 s carry the decisions of ten
+minutes. Traffic from another population still raises a level-3 alert; with freeze_model on it
+freezes the model, the freeze survives a restart and a journaled drift.clear lifts it.
+"""
+import os
+import re
+import sys
+import time
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from verdict_process import SOURCE_DIR, VerdictProcess, transaction  # noqa: E402
+
+MAKE_RUN_RATE = 2  # the Makefile's --demo-traffic
+SPEED_UP = 10
+LIVE_SECONDS = 60  # ten minutes of `make run` at SPEED_UP
+
+
+def shipped_config(**drift):
+    """config/verdict.toml with some [drift] keys set: the file `make run` uses."""
+    with open(os.path.join(SOURCE_DIR, "config", "verdict.toml")) as f:
+        text = f.read()
+    head, sep, section = text.partition("\n[drift]\n")
+    assert sep, "config/verdict.toml has a [drift] section"
+    for key, value in drift.items():
+        section, n = re.subn(rf"(?m)^{key} = .*$", f"{key} = {value}", section)
+        assert n == 1, key
+    return head + sep + section
+
+
+def fallback_decisions(server):
+    status, _, body = server.request("GET", "/metrics")
+    assert status == 200
+    total = 0
+    for line in body.decode().splitlines():
+        if line.startswith("verdict_engine_decisions_total{") and 'path="fallback"' in line:
+            total += int(float(line.rsplit(" ", 1)[1]))
+    return total
+
+
+def foreign_population(prefix, n):
+    """Transactions from a population the demo model never saw: large round transfers from
+    high-risk countries, all at 03:00."""
+    return [transaction(f"{prefix}-{i}", amount=f"{50000 + 1000 * (i % 7)}.00",
+                        timestamp="2026-02-10T03:00:00Z",
+                        sender={"account": f"F-{i % 50}", "country": "IR"},
+                        receiver={"account": f"G-{i % 40}", "country": "KP"})
+            for i in range(n)]
+
+
+class MakeRunTest(unittest.TestCase):
+    def test_demo_traffic_keeps_the_model_deciding(self):
+        conf = shipped_config(windows_s="[6, 30]", evaluate_interval_ms=200)
+        with VerdictProcess(config=conf,
+                            extra_args=["--demo-traffic", str(MAKE_RUN_RATE * SPEED_UP)],
+                            startup_timeout_s=60) as server:
+            deadline = time.monotonic() + LIVE_SECONDS
+            while time.monotonic() < deadline:
+                time.sleep(2)
+                status, body = server.json("GET", "/v1/drift")
+                self.assertEqual(status, 200, body)
+                self.assertFalse(body["frozen"], body["alerts"])
+                self.assertFalse(body["thresholds"]["freeze_model"])
+            self.assertEqual(fallback_decisions(server), 0, "no DRIFT_FREEZE, no fallback")
+            # New accounts are counted apart, not compared with the trained population.
+            self.assertGreater(sum(w["new_accounts"] for w in body["windows"]), 0)
+            # A decision now is the model's, with the model's score.
+            status, decided = server.json("POST", "/v1/decisions", transaction("golive-1"))
+            self.assertEqual(status, 200, decided)
+            self.assertEqual(decided["path"], "model")
+            self.assertNotIn("DRIFT_FREEZE", [r["code"] for r in decided["reasons"]])
+            self.assertGreater(decided["score"], 0)
+
+
+class ForeignPopulationTest(unittest.TestCase):
+    # Every decision counts (the foreign accounts are new), a 2 s window judged on 100, two
+    # windows in a row to escalate.
+    DRIFT = dict(windows_s="[2]", count_windows="[]", min_count=100, min_account_history_days=0,
+                 escalate_after_windows=2, evaluate_interval_ms=100)
+
+    def drive_to_level_3(self, server):
+        deadline = time.monotonic() + 60
+        batch = 0
+        while time.monotonic() < deadline:
+            batch += 1
+            rows = foreign_population(f"b{batch}", 200)
+            status, body = server.json("POST", "/v1/decisions:batch", {"transactions": rows})
+            self.assertEqual(status, 200, body)
+            status, drift = server.json("GET", "/v1/drift")
+            if drift["level"] == 3:
+                return drift
+            time.sleep(0.3)
+        self.fail(f"no level 3: {drift['level']} {drift['drift_score']}")
+
+    def test_an_alert_without_freeze_by_default(self):
+        with VerdictProcess(config=shipped_config(**self.DRIFT)) as server:
+            drift = self.drive_to_level_3(server)
+            self.assertFalse(drift["frozen"])
+            self.assertIn("level_3", [a["kind"] for a in drift["alerts"]])
+            status, decided = server.json("POST", "/v1/decisions", transaction("after-alert"))
+            self.assertEqual(decided["path"], "model")
+
+    def test_a_configured_freeze_survives_a_restart_until_cleared(self):
+        conf = shipped_config(freeze_model="true", **self.DRIFT)
+        with VerdictProcess(config=conf) as first:
+            data_dir = os.path.join(first.tmp, "var")
+            drift = self.drive_to_level_3(first)
+            self.assertTrue(drift["frozen"])
+            self.assertIn("drift_freeze", [a["kind"] for a in drift["alerts"]])
+            first.stop()
+            with VerdictProcess(config=conf, data_dir=data_dir) as second:
+                status, drift = second.json("GET", "/v1/drift")
+                self.assertTrue(drift["frozen"], drift)
+                status, decided = second.json("POST", "/v1/decisions", transaction("restarted"))
+                self.assertEqual(decided["path"], "fallback")
+                self.assertIn("DRIFT_FREEZE", [r["code"] for r in decided["reasons"]])
+                status, body = second.json("POST", "/v1/drift:clear")
+                self.assertEqual(status, 200, body)
+                self.assertFalse(body["frozen"])
+                second.stop()
+            with VerdictProcess(config=conf, data_dir=data_dir) as third:
+                status, drift = third.json("GET", "/v1/drift")
+                self.assertFalse(drift["frozen"], drift)
+                status, decided = third.json("POST", "/v1/decisions", transaction("cleared"))
+                self.assertEqual(decided["path"], "model")
+
+
+if __name__ == "__main__":
+    unittest.main()
