@@ -13,7 +13,7 @@ import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from verdict_process import SOURCE_DIR, VerdictProcess, transaction  # noqa: E402
+from verdict_process import VerdictProcess, shipped_config_text, transaction  # noqa: E402
 
 MAKE_RUN_RATE = 2  # the Makefile's --demo-traffic
 SPEED_UP = 10
@@ -22,8 +22,7 @@ LIVE_SECONDS = 60  # ten minutes of `make run` at SPEED_UP
 
 def shipped_config(**drift):
     """config/verdict.toml with some [drift] keys set: the file `make run` uses."""
-    with open(os.path.join(SOURCE_DIR, "config", "verdict.toml")) as f:
-        text = f.read()
+    text = shipped_config_text()
     head, sep, section = text.partition("\n[drift]\n")
     assert sep, "config/verdict.toml has a [drift] section"
     for key, value in drift.items():

@@ -12,18 +12,12 @@ import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(__file__))
-from verdict_process import BINARY, SOURCE_DIR, VerdictProcess, transaction  # noqa: E402
+from verdict_process import (BINARY, VerdictProcess, shipped_config_text,  # noqa: E402
+                             transaction)
 
 
 def demo_config():
-    """The shipped configuration's text, to be written elsewhere: its relative paths are relative
-    to config/, so they are made absolute."""
-    config_dir = os.path.abspath(os.path.join(SOURCE_DIR, "config"))
-    text = open(os.path.join(config_dir, "verdict.toml")).read()
-    return re.sub(r'(?m)^(path|data_dir) = "([^/"][^"]*)"$',
-                  lambda m: '%s = "%s"' % (m.group(1),
-                                           os.path.normpath(os.path.join(config_dir, m.group(2)))),
-                  text)
+    return shipped_config_text()
 
 
 def fixed_rules_config():

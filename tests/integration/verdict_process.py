@@ -5,6 +5,7 @@ Shared by the integration tests; uses only the Python standard library.
 import http.client
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -14,6 +15,18 @@ import time
 
 BINARY = os.environ.get("VERDICT_BIN", "build/release/bin/verdict")
 SOURCE_DIR = os.environ.get("VERDICT_SOURCE_DIR", ".")
+
+
+def shipped_config_text():
+    """config/verdict.toml's text, to be written elsewhere: its relative paths are relative to
+    config/ (the file's folder), so they are made absolute."""
+    config_dir = os.path.abspath(os.path.join(SOURCE_DIR, "config"))
+    with open(os.path.join(config_dir, "verdict.toml")) as f:
+        text = f.read()
+    return re.sub(r'(?m)^(path|data_dir) = "([^/"][^"]*)"$',
+                  lambda m: '%s = "%s"' % (m.group(1),
+                                           os.path.normpath(os.path.join(config_dir, m.group(2)))),
+                  text)
 
 
 class VerdictProcess:
