@@ -53,11 +53,11 @@ start_engine() {
     -e "s/^bulk_deadline_ms = .*/bulk_deadline_ms = ${BULK_DEADLINE_MS:-2000}/" \
     -e "s/^background_idle_ms = .*/background_idle_ms = ${BACKGROUND_IDLE_MS:-500}/" \
     -e "s#^\(path\|data_dir\|kek_file\) = \"\([^/\"][^\"]*\)\"#\1 = \"$PWD/config/\2\"#" \
+    -e "/^\[drift\]/,/^\[/ s/^enabled = .*/enabled = false/" \
     config/verdict.toml > "$work/verdict.toml"
-  # Drift watch off: a fresh engine's accounts have no history, which the monitor rightly calls
-  # drift from the trained reference and freezes the model (every decision then takes the
-  # cheaper fallback path, which would flatter the figures).
-  printf '\n[drift]\nenabled = false\n%b\n' "${EXTRA_TOML:-}" >> "$work/verdict.toml"
+  # Drift watch off (the [drift] table's `enabled` above): the figures measure the decision path
+  # alone, as they always have, and a freeze would send decisions down the cheaper fallback path.
+  printf '\n%b\n' "${EXTRA_TOML:-}" >> "$work/verdict.toml"
   rm -rf "$work/var" "$work/port"
   KEY=$(bench_key scorer)
   if [ -n "${METRICS:-}" ]; then ADMIN_KEY=$(bench_key admin); fi
