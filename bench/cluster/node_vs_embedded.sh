@@ -17,7 +17,9 @@
 # reaped: cutime+cstime); of Patroni (its own Python processes, not PostgreSQL's) and of etcd.
 # Usage (from anywhere): bench/cluster/node_vs_embedded.sh [BIN_DIR]   (default build/release/bin)
 # Environment: REPEATS (3), DURATION_S (measured seconds, 10), WARMUP_S (2), RATE (offered/s,
-# 15000), CONNECTIONS (64), ENGINE_CPU (1), LOAD_CPU (0), OUT (results, default
+# 15000), CLUSTER_RATE (offered/s to the cluster, default RATE: the generator shares CPU 0 with
+# PostgreSQL, and every request it paces costs it CPU, answered or not), CONNECTIONS (64),
+# ENGINE_CPU (1), LOAD_CPU (0), OUT (results, default
 # /tmp/verdict-node-vs-embedded: run_N_{embedded,cluster}.json, the load reports, the
 # verdict_journal_* metrics before and after each window, summary.json). Needs etcd, patroni,
 # PostgreSQL 15 (scripts/setup), taskset; run as root or as a user that may run them. Bounded:
@@ -30,6 +32,7 @@ REPEATS=${REPEATS:-3}
 DURATION_S=${DURATION_S:-10}
 WARMUP_S=${WARMUP_S:-2}
 RATE=${RATE:-15000}
+CLUSTER_RATE=${CLUSTER_RATE:-$RATE}
 CONNECTIONS=${CONNECTIONS:-64}
 ENGINE_CPU=${ENGINE_CPU:-1}
 LOAD_CPU=${LOAD_CPU:-0}
@@ -105,7 +108,7 @@ load() {
   local port=$1
   shift
   timeout $((DURATION_S + WARMUP_S + DRAIN_S + 60)) taskset -c "$LOAD_CPU" "$BIN/verdict-load" \
-    --target "http://127.0.0.1:$port" --connections "$CONNECTIONS" --rate "$RATE" \
+    --target "http://127.0.0.1:$port" --connections "$CONNECTIONS" --rate "$OFFERED" \
     --drain "$DRAIN_S" --json "$@"
 }
 
@@ -118,6 +121,8 @@ metrics() {  # PORT FILE: the journal's series
 # possibly empty).
 measure() {
   local rep=$1 mode=$2 port=$3 self=$4 tree=$5 patroni=$6 etcd=$7
+  OFFERED=$RATE
+  if [ "$mode" = cluster ]; then OFFERED=$CLUSTER_RATE; fi
   local base="$OUT/run_${rep}_$mode"
   load "$port" --duration "$WARMUP_S" --input "$work/warm.jsonl" > "$base.warmup.json"
   metrics "$port" "$base.metrics_before.txt"
