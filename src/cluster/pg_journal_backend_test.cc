@@ -25,6 +25,10 @@ using journal::testing_util::TempDir;
 using journal::testing_util::TestUuid;
 using journal::testing_util::WriteEntries;
 
+void ExpectAllCommitted(const std::vector<Result<journal::CommitInfo>>& results) {
+  for (const auto& r : results) ASSERT_TRUE(r.ok()) << r.status().ToString();
+}
+
 class PgJournalBackendTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -62,13 +66,23 @@ class PgJournalBackendTest : public ::testing::Test {
     return report.ok() ? *report : journal::VerifyReport{};
   }
 
+  // After an unanswered COMMIT of record 3: it committed once, the journal goes on, and the
+  // chain of five records verifies.
+  void ExpectCommittedOnceAndGoingOn(std::future<Result<journal::CommitInfo>>& third,
+                                     std::unique_ptr<Journal>& j) {
+    const Result<journal::CommitInfo> committed = third.get();
+    ASSERT_TRUE(committed.ok()) << committed.status().ToString();
+    EXPECT_TRUE(j->healthy()) << j->health().ToString();
+    ExpectAllCommitted(WriteEntries(*j, 4, 5));
+    j.reset();
+    const journal::VerifyReport report = VerifyChain0();
+    EXPECT_TRUE(report.ok) << report.problem;
+    EXPECT_EQ(report.records, 5u);
+  }
+
   PostgresTestServer server_;
   TempDir dir_;
 };
-
-void ExpectAllCommitted(const std::vector<Result<journal::CommitInfo>>& results) {
-  for (const auto& r : results) ASSERT_TRUE(r.ok()) << r.status().ToString();
-}
 
 TEST_F(PgJournalBackendTest, ChainContinuesAcrossReopenAndReadsReturnWhatWasWritten) {
   {
@@ -356,14 +370,7 @@ TEST_F(PgJournalBackendTest, UnansweredCommitThatDidNotCommitIsSentAgain) {
   // The group is sent again and waits on the same key until the other session gives it up.
   ASSERT_NE(WaitingBackend(**admin, "transactionid"), 0);
   ASSERT_TRUE((*blocker)->Exec("ROLLBACK").ok());
-  const Result<journal::CommitInfo> committed = third.get();
-  ASSERT_TRUE(committed.ok()) << committed.status().ToString();
-  EXPECT_TRUE(j->healthy()) << j->health().ToString();
-  ExpectAllCommitted(WriteEntries(*j, 4, 5));
-  j.reset();
-  const journal::VerifyReport report = VerifyChain0();
-  EXPECT_TRUE(report.ok) << report.problem;
-  EXPECT_EQ(report.records, 5u);
+  ExpectCommittedOnceAndGoingOn(third, j);
 }
 
 // And here it did: the COMMIT waits for a synchronous standby that never answers, as on a
@@ -383,14 +390,7 @@ TEST_F(PgJournalBackendTest, UnansweredCommitThatCommittedIsNotWrittenTwice) {
   ASSERT_TRUE((*admin)->Exec("SELECT pg_terminate_backend($1)", {std::to_string(writer)}).ok());
   ASSERT_TRUE((*admin)->Exec("ALTER SYSTEM RESET synchronous_standby_names").ok());
   ASSERT_TRUE((*admin)->Exec("SELECT pg_reload_conf()").ok());
-  const Result<journal::CommitInfo> committed = third.get();
-  ASSERT_TRUE(committed.ok()) << committed.status().ToString();
-  EXPECT_TRUE(j->healthy()) << j->health().ToString();
-  ExpectAllCommitted(WriteEntries(*j, 4, 5));
-  j.reset();
-  const journal::VerifyReport report = VerifyChain0();
-  EXPECT_TRUE(report.ok) << report.problem;
-  EXPECT_EQ(report.records, 5u);
+  ExpectCommittedOnceAndGoingOn(third, j);
 }
 
 // Every account state as ForEachState gives it.

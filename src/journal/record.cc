@@ -54,9 +54,10 @@ void ReadAccounts(ByteReader& r, std::vector<std::string>& accounts) {
   }
 }
 
-void EncodeHistoryPayload(const JournalRecord& rec, ByteWriter& w) {
+// What decision and history payloads begin with, after their format version: the record's
+// id, times, who, the transaction and its accounts.
+void EncodeTransactionPart(const JournalRecord& rec, ByteWriter& w) {
   const Decision& d = rec.decision;
-  w.U8(kHistoryPayloadFormatVersion);
   w.Raw(std::string_view(reinterpret_cast<const char*>(d.decision_id.bytes.data()), 16));
   w.I64(rec.decided_at_us);
   w.I64(rec.timestamp_us);
@@ -67,6 +68,11 @@ void EncodeHistoryPayload(const JournalRecord& rec, ByteWriter& w) {
   PutDigest(w, rec.input_sha256);
   w.U32(static_cast<uint32_t>(rec.accounts.size()));
   for (const std::string& a : rec.accounts) w.Str(a);
+}
+
+void EncodeHistoryPayload(const JournalRecord& rec, ByteWriter& w) {
+  w.U8(kHistoryPayloadFormatVersion);
+  EncodeTransactionPart(rec, w);
   w.U64(rec.input_position);
 }
 
@@ -110,16 +116,7 @@ void EncodeRecordPayload(const JournalRecord& rec, std::string& out) {
               64 * (rec.feature_names.size() + d.reasons.size() + d.contributions.size()) +
               rec.tenant.size() + rec.principal.size() + d.transaction_id.size());
   w.U8(kPayloadFormatVersion);
-  w.Raw(std::string_view(reinterpret_cast<const char*>(d.decision_id.bytes.data()), 16));
-  w.I64(rec.decided_at_us);
-  w.I64(rec.timestamp_us);
-  w.Str(rec.tenant);
-  w.Str(rec.principal);
-  w.Str(d.transaction_id);
-  w.Str(rec.canonical_input);
-  PutDigest(w, rec.input_sha256);
-  w.U32(static_cast<uint32_t>(rec.accounts.size()));
-  for (const std::string& a : rec.accounts) w.Str(a);
+  EncodeTransactionPart(rec, w);
   w.Str(rec.feature_schema_version);
   w.U32(static_cast<uint32_t>(rec.features.size()));
   for (double f : rec.features) w.F64(f);
