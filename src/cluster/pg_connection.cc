@@ -266,15 +266,6 @@ void AppendCopyBytea(std::string& out, std::string_view bytes) {
   }
 }
 
-void AppendSqlBytea(std::string& out, std::string_view bytes) {
-  out.append("'\\x");
-  for (unsigned char c : bytes) {
-    out.push_back(kHex[c >> 4]);
-    out.push_back(kHex[c & 15]);
-  }
-  out.push_back('\'');
-}
-
 std::string ByteaParam(std::string_view bytes) {
   std::string out = "\\x";
   out.reserve(2 + 2 * bytes.size());

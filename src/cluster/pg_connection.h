@@ -1,5 +1,6 @@
 // PgConnection: one libpq connection to PostgreSQL (Debian's libpq), with parameterized
-// statements, COPY FROM STDIN and the SQLSTATE of a failure mapped to a Status code:
+// statements, a prepared statement and COMMIT in one pipeline, COPY FROM STDIN and the
+// SQLSTATE of a failure mapped to a Status code:
 // connection loss and an unknown commit outcome are kUnavailable (the caller must not assume
 // either outcome), a unique violation kAlreadyExists, a serialization failure or deadlock
 // kUnavailable (nothing written; try again), the rest kInternal. A connection that failed at the
@@ -97,8 +98,6 @@ class PgConnection {
 // text result ("\x0a1b...").
 void AppendCopyBytea(std::string& out, std::string_view bytes);
 Result<std::string> DecodeByteaHex(std::string_view text);
-// A bytea literal for a statement's text: '\x' + hex (hex digits only: nothing to escape).
-void AppendSqlBytea(std::string& out, std::string_view bytes);
 // A bytea parameter in text format: "\x" + hex.
 std::string ByteaParam(std::string_view bytes);
 
