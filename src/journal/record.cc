@@ -76,9 +76,8 @@ void EncodeHistoryPayload(const JournalRecord& rec, ByteWriter& w) {
   w.U64(rec.input_position);
 }
 
-Status DecodeHistoryPayload(ByteReader& r, JournalRecord& rec) {
-  rec = JournalRecord{};
-  rec.kind = RecordKind::kHistory;
+// EncodeTransactionPart's counterpart.
+void DecodeTransactionPart(ByteReader& r, JournalRecord& rec) {
   Decision& d = rec.decision;
   std::string_view id = r.Raw(16);
   if (r.ok()) std::memcpy(d.decision_id.bytes.data(), id.data(), 16);
@@ -90,6 +89,12 @@ Status DecodeHistoryPayload(ByteReader& r, JournalRecord& rec) {
   rec.canonical_input = r.Str(kMaxInputBytes);
   rec.input_sha256 = r.Array<32>();
   ReadAccounts(r, rec.accounts);
+}
+
+Status DecodeHistoryPayload(ByteReader& r, JournalRecord& rec) {
+  rec = JournalRecord{};
+  rec.kind = RecordKind::kHistory;
+  DecodeTransactionPart(r, rec);
   rec.input_position = r.U64();
   return Finish(r);
 }
@@ -157,17 +162,8 @@ Status DecodeRecordPayload(std::string_view payload, JournalRecord& rec) {
   if (version != kPayloadFormatVersion) {
     return Malformed("unknown payload version " + std::to_string(version));
   }
+  DecodeTransactionPart(r, rec);
   Decision& d = rec.decision;
-  std::string_view id = r.Raw(16);
-  if (r.ok()) std::memcpy(d.decision_id.bytes.data(), id.data(), 16);
-  rec.decided_at_us = r.I64();
-  rec.timestamp_us = r.I64();
-  rec.tenant = r.Str(kMaxStringBytes);
-  rec.principal = r.Str(kMaxStringBytes);
-  d.transaction_id = r.Str(kMaxStringBytes);
-  rec.canonical_input = r.Str(kMaxInputBytes);
-  rec.input_sha256 = r.Array<32>();
-  ReadAccounts(r, rec.accounts);
   uint32_t n = 0;
   rec.feature_schema_version = r.Str(kMaxStringBytes);
   rec.features.clear();
