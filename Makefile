@@ -22,16 +22,16 @@ build: setup configure
 test: build
 	@ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS) --timeout 600
 
-# The demo's history (docs/import.md): the demo traffic's population (src/cli/demo_traffic.cc:
-# 10,000 accounts, AC00000000 on, as the demo model was trained on) over the 30 days before the
-# traffic's first simulated day, generated once at a fixed seed (not the training data's) and
-# imported once (a second import finds nothing left to do), so that the demo starts warm.
+# The demo's history (docs/import.md): the first month of the demo population (`verdict sim
+# --demo-population`: the demo model's kind of population, 10,000 accounts, at its own seed),
+# imported once (a second import finds nothing left to do), so that the demo starts warm; the
+# demo traffic then continues the same accounts after the journal's newest transaction.
 DEMO_HISTORY := var/demo-history.csv
 
 run: build
 	@mkdir -p var
-	@test -f $(DEMO_HISTORY) || { build/bin/verdict sim --accounts 10000 --days 30 --seed 17 \
-	  --start 2025-12-02T00:00:00Z --out $(DEMO_HISTORY).tmp >/dev/null \
+	@test -f $(DEMO_HISTORY) || { build/bin/verdict sim --demo-population \
+	  --out $(DEMO_HISTORY).tmp >/dev/null \
 	  && mv $(DEMO_HISTORY).tmp $(DEMO_HISTORY); }
 	@build/bin/verdict import --input $(DEMO_HISTORY) --data-dir ./var --tenant dev \
 	  --config config/verdict.toml \

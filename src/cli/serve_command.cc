@@ -16,6 +16,7 @@
 #include "cli/demo_traffic.h"
 #include "cli/engine_stack.h"
 #include "common/heap_prefault.h"
+#include "common/rfc3339.h"
 #include "engine/engine.h"
 #include "engine/engine_options.h"
 
@@ -131,9 +132,15 @@ void RunUntilSignal(const ServeFlags& flags, const EngineOptions& options,
   if (flags.demo_traffic > 0) {
     // Under --insecure-dev every request, the console's included, is tenant "dev": the demo
     // decides there so that its queue fills. With keys, tenant "demo" (docs/console.md).
-    demo = std::make_unique<DemoTraffic>(
-        engine, flags.demo_traffic, Caller{flags.insecure_dev ? "dev" : "demo", "demo-traffic"});
-    spdlog::info("demo traffic: {} simulated transactions per second", flags.demo_traffic);
+    const Caller caller{flags.insecure_dev ? "dev" : "demo", "demo-traffic"};
+    Result<std::optional<int64_t>> resume = DemoResumeTime(engine.journal(), caller.tenant);
+    if (!resume.ok()) {
+      spdlog::error("demo traffic: not started: {}", resume.status().message());
+    } else {
+      demo = std::make_unique<DemoTraffic>(engine, flags.demo_traffic, caller, *resume);
+      spdlog::info("demo traffic: {} simulated transactions per second, {}", flags.demo_traffic,
+                   *resume ? "after " + FormatRfc3339Micros(**resume) : "from the beginning");
+    }
   }
 
   int signal_number = 0;

@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 
+#include "cli/demo_traffic.h"
 #include "common/json_writer.h"
 #include "common/rfc3339.h"
 #include "sim/simulator.h"
@@ -17,9 +18,11 @@ struct SimFlags {
   std::string out;
   std::string start;  // RFC 3339; empty: SimOptions' default
   bool json = false;
+  bool demo_population = false;
 };
 
 int RunSim(SimFlags& flags) {
+  if (flags.demo_population) flags.options = DemoPopulation();
   if (!flags.start.empty()) {
     Result<int64_t> start_us = ParseRfc3339Micros(flags.start);
     if (!start_us.ok()) {
@@ -85,19 +88,35 @@ void RegisterSimCommand(CLI::App& app) {
   auto flags = std::make_shared<SimFlags>();
   SimOptions& o = flags->options;
   CLI::App* cmd = app.add_subcommand("sim", "Simulate labelled transactions (docs/sim.md)");
-  cmd->add_option("--accounts", o.accounts, "Number of accounts")->capture_default_str();
-  cmd->add_option("--days", o.days, "Days of activity")->capture_default_str();
-  cmd->add_option("--seed", o.seed, "Random seed (same seed, same output)")->capture_default_str();
+  CLI::Option* accounts =
+      cmd->add_option("--accounts", o.accounts, "Number of accounts")->capture_default_str();
+  CLI::Option* days = cmd->add_option("--days", o.days, "Days of activity")->capture_default_str();
+  CLI::Option* seed = cmd->add_option("--seed", o.seed, "Random seed (same seed, same output)")
+                          ->capture_default_str();
   cmd->add_option("--out", flags->out, "Output CSV file")->required();
-  cmd->add_option("--start", flags->start,
-                  "First day's start (RFC 3339, UTC; default 2026-01-01T00:00:00Z)");
-  cmd->add_option("--patterns-per-typology", o.patterns_per_typology,
-                  "Laundering patterns of each typology (0: max(2, accounts/2500))")
-      ->capture_default_str();
-  cmd->add_option("--threshold-usd", o.threshold_usd, "Reporting threshold")->capture_default_str();
-  cmd->add_option("--structuring-epsilon", o.structuring_epsilon,
-                  "Structuring parts lie within this share below the threshold")
-      ->capture_default_str();
+  CLI::Option* start = cmd->add_option(
+      "--start", flags->start, "First day's start (RFC 3339, UTC; default 2026-01-01T00:00:00Z)");
+  CLI::Option* patterns =
+      cmd->add_option("--patterns-per-typology", o.patterns_per_typology,
+                      "Laundering patterns of each typology (0: max(2, accounts/2500))")
+          ->capture_default_str();
+  CLI::Option* threshold =
+      cmd->add_option("--threshold-usd", o.threshold_usd, "Reporting threshold")
+          ->capture_default_str();
+  CLI::Option* epsilon =
+      cmd->add_option("--structuring-epsilon", o.structuring_epsilon,
+                      "Structuring parts lie within this share below the threshold")
+          ->capture_default_str();
+  cmd->add_flag("--demo-population", flags->demo_population,
+                "The population `serve --demo-traffic` continues (its first month is the demo's "
+                "history, docs/import.md)")
+      ->excludes(accounts)
+      ->excludes(days)
+      ->excludes(seed)
+      ->excludes(start)
+      ->excludes(patterns)
+      ->excludes(threshold)
+      ->excludes(epsilon);
   cmd->add_flag("--json", flags->json, "Print the totals as one JSON object on stdout");
   cmd->callback([flags] { throw CLI::RuntimeError(RunSim(*flags)); });
 }

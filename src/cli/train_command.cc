@@ -145,6 +145,11 @@ void RegisterTrainCommand(CLI::App& app) {
                   "Features the model may not use (comma-separated names; treated as missing in "
                   "training)")
       ->delimiter(',');
+  cmd->add_option("--reference-min-history-days", o.reference_min_account_history_days,
+                  "The drift reference describes rows whose sender was known this many days "
+                  "(as [drift] min_account_history_days counts live; 0: every row)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
   cmd->add_option("--labels-from-cases", flags->labels_from_cases,
                   "An engine's data directory: closed cases' dispositions replace the input's "
                   "labels, joined by transaction id (true_positive/escalated 1, else 0)");

@@ -206,6 +206,9 @@ std::string ReferenceToJson(const ReferenceDistribution& reference) {
   w.BeginObject();
   w.Key("schema").String(kReferenceSchema);
   w.Key("rows").Uint(reference.rows);
+  if (reference.min_account_history_days > 0) {
+    w.Key("min_account_history_days").Double(reference.min_account_history_days);
+  }
   w.Key("features").BeginArray();
   for (const VariableReference& f : reference.features) WriteVariable(w, f);
   w.EndArray();
@@ -241,6 +244,9 @@ Result<ReferenceDistribution> ParseReferenceJson(std::string_view json) {
       }
     } else if (key == "rows") {
       VERDICT_RETURN_IF_ERROR(ReadUint(value, &reference.rows, field));
+    } else if (key == "min_account_history_days") {
+      VERDICT_RETURN_IF_ERROR(ReadDouble(value, &reference.min_account_history_days, field));
+      if (reference.min_account_history_days < 0) return Invalid("expected >= 0", field);
     } else if (key == "features") {
       dom::array array;
       if (value.get_array().get(array) != simdjson::SUCCESS) {
@@ -262,7 +268,8 @@ Result<ReferenceDistribution> ParseReferenceJson(std::string_view json) {
       VERDICT_RETURN_IF_ERROR(ParseVariable(value, "score", &reference.score));
       if (reference.score.name != "score") return Invalid("expected \"score\"", "score.name");
     } else {
-      return Invalid("unknown key; expected schema, rows, features, score", field);
+      return Invalid(
+          "unknown key; expected schema, rows, min_account_history_days, features, score", field);
     }
   }
   for (std::string_view required : {"schema", "rows", "features", "score"}) {

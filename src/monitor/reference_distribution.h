@@ -51,6 +51,9 @@ inline double FeatureAsModelSees(double value) {
 
 struct ReferenceDistribution {
   uint64_t rows = 0;
+  // The rows are those whose sender the engine had known for at least this many days (the
+  // live watch's min_account_history_days, so that both sides count alike); 0: every row.
+  double min_account_history_days = 0;
   std::vector<VariableReference> features;
   VariableReference score;  // name "score"
 

@@ -16,6 +16,7 @@ namespace {
 
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 using testing_util::kNaN;
 
@@ -139,6 +140,20 @@ TEST(ReferenceJsonTest, RoundTrips) {
   ASSERT_TRUE(parsed.ok()) << parsed.status().ToString();
   EXPECT_EQ(ReferenceToJson(*parsed), json);
   EXPECT_THAT(json, HasSubstr("\"schema\":\"reference-1\""));
+}
+
+TEST(ReferenceJsonTest, TheRowsKnownSendersRuleRoundTripsAndDefaultsToEveryRow) {
+  ReferenceDistribution reference = SmallReference();
+  EXPECT_THAT(ReferenceToJson(reference), Not(HasSubstr("min_account_history_days")));
+  reference.min_account_history_days = 7;
+  auto parsed = ParseReferenceJson(ReferenceToJson(reference));
+  ASSERT_TRUE(parsed.ok()) << parsed.status().ToString();
+  EXPECT_EQ(parsed->min_account_history_days, 7);
+  std::string text = ReferenceToJson(reference);
+  text.replace(text.find("\"min_account_history_days\":7"), 28, "\"min_account_history_days\":-1");
+  auto negative = ParseReferenceJson(text);
+  ASSERT_FALSE(negative.ok());
+  EXPECT_EQ(negative.status().field(), "min_account_history_days");
 }
 
 TEST(ReferenceJsonTest, FileRoundTrip) {

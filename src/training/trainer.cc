@@ -11,6 +11,7 @@
 #include "common/sha256.h"
 #include "features/feature_vector.h"
 #include "model/forest.h"
+#include "monitor/drift_options.h"
 #include "monitor/reference_distribution.h"
 #include "training/model_directory.h"
 
@@ -146,23 +147,47 @@ void EvaluateHoldout(const TrainOptions& options, const TrainingSet& set,
   if (accounts) result.holdout_accounts = accounts->Evaluate(options.alert_rate);
 }
 
+// The training rows the reference describes: those whose sender the engine had known for
+// reference_min_account_history_days (all when too few qualify, or when it is 0).
+std::vector<size_t> ReferenceRows(const TrainOptions& options, const TrainingSet& set,
+                                  const std::vector<size_t>& train_rows,
+                                  const std::vector<std::string>& names, double* min_days) {
+  *min_days = 0;
+  const auto age = std::find(names.begin(), names.end(), monitor::kAccountHistoryFeature);
+  if (options.reference_min_account_history_days <= 0 || age == names.end()) return train_rows;
+  const size_t age_index = static_cast<size_t>(age - names.begin());
+  std::vector<size_t> known;
+  for (size_t row : train_rows) {
+    if (set.Row(row)[age_index] >= options.reference_min_account_history_days) {
+      known.push_back(row);
+    }
+  }
+  if (known.size() < kMinReferenceRows) return train_rows;
+  *min_days = options.reference_min_account_history_days;
+  return known;
+}
+
 // Reference distributions of every feature and of the score on (at most reference_max_rows
-// of) the training rows.
+// of) the reference rows.
 Result<monitor::ReferenceDistribution> BuildReference(const TrainOptions& options,
                                                       const TrainingSet& set,
                                                       const std::vector<size_t>& train_rows,
                                                       const std::vector<std::string>& names,
                                                       const model::Forest& forest) {
   monitor::ReferenceBuilder reference(names);
+  double min_days = 0;
+  const std::vector<size_t> rows = ReferenceRows(options, set, train_rows, names, &min_days);
   const size_t step = std::max<size_t>(
-      1, (train_rows.size() + options.reference_max_rows - 1) / options.reference_max_rows);
+      1, (rows.size() + options.reference_max_rows - 1) / options.reference_max_rows);
   std::vector<double> row(kFeatureCount);
-  for (size_t k = 0; k < train_rows.size(); k += step) {
-    const float* r = set.Row(train_rows[k]);
+  for (size_t k = 0; k < rows.size(); k += step) {
+    const float* r = set.Row(rows[k]);
     for (size_t f = 0; f < kFeatureCount; ++f) row[f] = r[f];
-    VERDICT_RETURN_IF_ERROR(reference.AddRow(row, Score(forest, set, train_rows[k])));
+    VERDICT_RETURN_IF_ERROR(reference.AddRow(row, Score(forest, set, rows[k])));
   }
-  return reference.Build();
+  VERDICT_ASSIGN_OR_RETURN(monitor::ReferenceDistribution distribution, reference.Build());
+  distribution.min_account_history_days = min_days;
+  return distribution;
 }
 
 // manifest.json: what was trained, from what, how, and how well it detects on the hold-out.

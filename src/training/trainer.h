@@ -17,6 +17,9 @@
 
 namespace verdict::training {
 
+// Fewest rows a reference restricted to known senders may have before all rows are used.
+inline constexpr size_t kMinReferenceRows = 1000;
+
 struct TrainOptions {
   ReaderOptions reader;
   std::string out_dir;
@@ -27,6 +30,11 @@ struct TrainOptions {
   BoosterParams booster;
   // The reference distributions use at most this many training rows (evenly spaced).
   size_t reference_max_rows = 1'000'000;
+  // ... and only rows whose sender the engine had known for at least this many days, as the
+  // live drift watch counts by default ([drift] min_account_history_days): a history's first
+  // days, when every account is new and its windows are empty, are not what a warm engine sees.
+  // When fewer than kMinReferenceRows rows qualify, every row is used (recorded as 0).
+  double reference_min_account_history_days = 7;
   // Labels by transaction id that replace the input's (`--labels-from-cases`); empty: none.
   LabelOverrides label_overrides;
   // Features the model may not use (`--exclude-features`): given to XGBoost as missing in every

@@ -79,8 +79,9 @@ class Data:
         self.model = os.path.join(self.tmp.name, "model")
         run("sim", "--accounts", "1500", "--days", "30", "--seed", "21",
             "--patterns-per-typology", "4", "--out", self.sim)
+        # The reference on every training row, as the live watch below counts every decision.
         run("train", "--input", self.sim, "--out", self.model, "--rounds", "20",
-            "--threads", "1", "--json")
+            "--threads", "1", "--reference-min-history-days", "0", "--json")
         with open(os.path.join(self.model, "manifest.json")) as f:
             split = json.load(f)["split"]["holdout_from"]
         with open(self.sim, newline="") as f:

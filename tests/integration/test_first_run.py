@@ -67,6 +67,19 @@ class FirstRun(unittest.TestCase):
         with open("small.csv") as f:
             self.assertGreater(len(f.read().splitlines()), 1)
 
+    def test_the_demo_population_is_fixed(self):
+        out = self.verdict("sim", "--demo-population", "--out", "demo.csv", "--json")
+        summary = json.loads(out.stdout)
+        self.assertEqual((summary["accounts"] >= 10000, summary["days"], summary["seed"]),
+                         (True, 30, 17))
+        with open(os.path.join(self.home, "demo.csv")) as f:
+            f.readline()
+            self.assertTrue(f.readline().split(",")[1].startswith("2025-12-02T"))
+        refused = self.verdict("sim", "--demo-population", "--seed", "3", "--out", "x.csv",
+                               check=False)
+        self.assertNotEqual(refused.returncode, 0)
+        self.assertIn("--seed", refused.stderr + refused.stdout)
+
     def test_replay_makes_its_work_directory(self):
         self.verdict("sim", "--accounts", "50", "--days", "2", "--out", "h.csv")
         work = os.path.join(self.home, "scratch", "replay")

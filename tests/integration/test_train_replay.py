@@ -58,6 +58,10 @@ class TrainReplayTest(unittest.TestCase):
         self.assertEqual(reference["schema"], "reference-1")
         self.assertEqual(len(reference["features"]), 77)
         self.assertEqual(reference["score"]["name"], "score")
+        # Built on the rows of senders known a week, as the live watch counts: fewer rows than
+        # the training rows (the history's first week is left out).
+        self.assertEqual(reference["min_account_history_days"], 7)
+        self.assertLess(reference["rows"], manifest["split"]["train_rows"])
 
     def test_replay_detects_every_typology(self):
         policy = os.path.join(SOURCE_DIR, "config", "policy", "demo.policy")
