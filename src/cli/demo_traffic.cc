@@ -24,15 +24,6 @@ constexpr std::string_view kDemoIdPrefix = "demo-";
 
 }  // namespace
 
-SimOptions DemoPopulation() {
-  SimOptions options;
-  options.accounts = 10'000;
-  options.days = 30;
-  options.seed = 17;
-  options.start_us = int64_t{1'764'633'600} * 1'000'000;  // 2025-12-02T00:00:00Z
-  return options;
-}
-
 Result<std::optional<int64_t>> DemoResumeTime(const journal::Journal& journal,
                                               std::string_view tenant, uint64_t max_records) {
   const uint64_t last = journal.durable_sequence();

@@ -1,8 +1,8 @@
 // DemoTraffic: `verdict serve --demo-traffic RATE` feeds simulated transactions (src/sim, with
 // its laundering patterns) through the engine at a gentle rate, so that a newcomer opening the
 // console after `make run` sees a live queue. The traffic is one fixed simulated population
-// (DemoPopulation), the one whose first month `make run` imports as history: it continues that
-// history where the engine's journal ends, repeating the population's month shifted in time.
+// (sim/demo_population.h), the one whose first month `make run` imports as history: it continues
+// that history where the engine's journal ends, repeating the population's month shifted in time.
 // Owns one thread; Stop (or the destructor) joins it.
 #pragma once
 
@@ -17,15 +17,9 @@
 #include "common/result.h"
 #include "common/thread_annotations.h"
 #include "engine/engine.h"
-#include "sim/sim_options.h"
+#include "sim/demo_population.h"
 
 namespace verdict {
-
-// The demo's population: the demo model's own (scripts/demo-model: 10,000 accounts, the
-// simulator's share of laundering patterns) at its own seed and start. The Makefile's `make run`
-// writes this population's history with the same values (`verdict sim --accounts 10000 --days 30
-// --seed 17 --start 2025-12-02T00:00:00Z`); a test checks that the two agree.
-SimOptions DemoPopulation();
 
 // Where the demo traffic of `tenant` continues: the event time of the newest history record or
 // demo decision (transaction id "demo-…") of the tenant in the journal, looking back over at most

@@ -7,6 +7,8 @@
 #include <optional>
 #include <utility>
 
+#include "common/rfc3339.h"
+
 namespace load {
 namespace {
 
@@ -85,6 +87,15 @@ InputLine::InputLine(std::string text) : text_(std::move(text)) {
   object_open_ = ScanMembers(s, [&](std::string_view name, ValueSpan value) {
     if (name == "transaction_id" && !transaction_id_) {
       if (value.end - value.begin >= 2 && s[value.begin] == '"') transaction_id_ = value;
+    } else if (name == "timestamp" && !timestamp_) {
+      if (value.end - value.begin >= 2 && s[value.begin] == '"') {
+        auto parsed =
+            verdict::ParseRfc3339Micros(s.substr(value.begin + 1, value.end - value.begin - 2));
+        if (parsed.ok()) {
+          timestamp_ = value;
+          timestamp_us_ = *parsed;
+        }
+      }
     } else if (name == "priority" && !priority_) {
       priority_ = value;
     } else if (name == "deadline_ms" && deadline_ms_ == 0) {
@@ -105,18 +116,18 @@ InputLine::InputLine(std::string text) : text_(std::move(text)) {
 }
 
 InputRequest InputLine::MakeRequest(uint64_t round, std::string_view klass,
-                                    int64_t class_deadline_us) const {
+                                    int64_t class_deadline_us, int64_t period_us) const {
   InputRequest out;
   out.deadline_us = class_deadline_us;
   if (deadline_ms_ > 0) out.deadline_us = std::min(out.deadline_us, deadline_ms_ * 1000);
 
-  // At most two edits, applied in the order of their positions in the line.
+  // At most three edits, applied in the order of their positions in the line.
   struct Edit {
     size_t at = 0;
     size_t erase = 0;
     std::string text;
   };
-  std::array<Edit, 2> edits;
+  std::array<Edit, 3> edits;
   size_t n = 0;
   const std::string quoted = "\"" + std::string(klass) + "\"";
   if (priority_) {
@@ -128,7 +139,13 @@ InputRequest InputLine::MakeRequest(uint64_t round, std::string_view klass,
   if (round > 0 && transaction_id_) {
     edits[n++] = {transaction_id_->end - 1, 0, "-r" + std::to_string(round)};
   }
-  if (n == 2 && edits[1].at < edits[0].at) std::swap(edits[0], edits[1]);
+  if (round > 0 && period_us > 0 && timestamp_) {
+    const int64_t moved = timestamp_us_ + static_cast<int64_t>(round) * period_us;
+    edits[n++] = {timestamp_->begin, timestamp_->end - timestamp_->begin,
+                  "\"" + verdict::FormatRfc3339Micros(moved) + "\""};
+  }
+  std::sort(edits.begin(), edits.begin() + static_cast<std::ptrdiff_t>(n),
+            [](const Edit& a, const Edit& b) { return a.at < b.at; });
   size_t added = 0;
   for (size_t i = 0; i < n; ++i) added += edits[i].text.size();
   out.body.reserve(text_.size() + added);

@@ -6,6 +6,8 @@
 #include <string>
 #include <string_view>
 
+#include "load/population_input.h"
+
 namespace load {
 namespace {
 
@@ -71,6 +73,37 @@ TEST(InputRequestTest, OneScannedLineMakesEachRoundsRequest) {
   EXPECT_EQ(priority_first.MakeRequest(2, "realtime", 50'000).body,
             R"({"priority":"realtime","transaction_id":"t-r2"})");
   EXPECT_EQ(priority_first.text(), R"({"priority":"bulk","transaction_id":"t"})");
+}
+
+// A population's period: each round moves the line's timestamp a period later (three edits in
+// the order of their positions); round 0, no period or no readable timestamp leave it.
+TEST(InputRequestTest, LaterRoundsOfAPeriodMoveTheTimestamp) {
+  const int64_t day_us = int64_t{86'400} * 1'000'000;
+  const InputLine line(
+      R"({"timestamp":"2026-01-31T23:00:00.000001Z","transaction_id":"t","priority":"bulk"})");
+  EXPECT_EQ(line.MakeRequest(2, "standard", 1, 30 * day_us).body,
+            R"({"timestamp":"2026-04-01T23:00:00.000001Z","transaction_id":"t-r2",)"
+            R"("priority":"standard"})");
+  EXPECT_EQ(
+      line.MakeRequest(0, "bulk", 1, 30 * day_us).body,
+      R"({"timestamp":"2026-01-31T23:00:00.000001Z","transaction_id":"t","priority":"bulk"})");
+  EXPECT_EQ(
+      line.MakeRequest(1, "bulk", 1).body,
+      R"({"timestamp":"2026-01-31T23:00:00.000001Z","transaction_id":"t-r1","priority":"bulk"})");
+  const InputLine unreadable(R"({"transaction_id":"t","timestamp":"yesterday"})");
+  EXPECT_EQ(unreadable.MakeRequest(1, "bulk", 1, day_us).body,
+            R"({"priority":"bulk","transaction_id":"t-r1","timestamp":"yesterday"})");
+}
+
+TEST(PopulationInputTest, TheDemoPopulationIsAMonthOfRequestsInTimeOrder) {
+  auto population = PopulationInput("demo", 5);
+  ASSERT_TRUE(population.ok()) << population.status().ToString();
+  EXPECT_EQ(population->period_us, int64_t{30} * 86'400 * 1'000'000);
+  ASSERT_GT(population->lines.size(), 10'000u);
+  const std::string& first = population->lines.front().text();
+  EXPECT_NE(first.find(R"("transaction_id":"load-5-)"), std::string::npos) << first;
+  EXPECT_NE(first.find(R"("timestamp":"2025-12-02T)"), std::string::npos) << first;
+  EXPECT_FALSE(PopulationInput("other", 5).ok());
 }
 
 TEST(InputRequestTest, ALineThatIsNotAnObjectIsSentAsItIs) {

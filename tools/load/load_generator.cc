@@ -1,6 +1,5 @@
 #include "load/load_generator.h"
 
-#define BOOST_BEAST_USE_STD_STRING_VIEW
 #include <algorithm>
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
@@ -311,7 +310,8 @@ class Runner {
     } else {
       const uint64_t n = options_.first_sequence + issued_;
       InputRequest made = options_.input_lines[n % options_.input_lines.size()].MakeRequest(
-          n / options_.input_lines.size(), request.klass, request.deadline_us);
+          n / options_.input_lines.size(), request.klass, request.deadline_us,
+          options_.input_period_us);
       request.body = std::move(made.body);
       request.deadline_us = made.deadline_us;
     }

@@ -45,6 +45,8 @@ struct LoadOptions {
       {"realtime", 50'000}, {"standard", 200'000}, {"bulk", 2'000'000}};
   // Transaction JSON objects, one per line (e.g. converted simulator output); empty: generate.
   std::vector<InputLine> input_lines;
+  // How far each round through input_lines moves their timestamps (0: not at all).
+  int64_t input_period_us = 0;
   // Requests already made from input_lines against the same engine (earlier --ramp steps):
   // numbering goes on from here, so no transaction id repeats. A repeated id would be an
   // idempotent replay, answered from the journal without a decision, and flatter the step.

@@ -10,6 +10,7 @@
 #include "common/json_writer.h"
 #include "load/load_generator.h"
 #include "load/load_report.h"
+#include "load/population_input.h"
 
 namespace {
 
@@ -82,6 +83,7 @@ int main(int argc, char** argv) {
   std::string target = "http://127.0.0.1:8080";
   std::string mix;
   std::string input;
+  std::string population;
   std::vector<std::string> headers;
   std::vector<std::string> tenants;
   std::vector<double> ramp;
@@ -95,7 +97,12 @@ int main(int argc, char** argv) {
                  "Open more connections, up to this many in all, while requests wait for a free "
                  "one (as a client's pool grows); 0: only --connections");
   app.add_option("--mix", mix, "Priority mix, e.g. realtime=0.1,standard=0.5,bulk=0.4");
-  app.add_option("--input", input, "File of transaction JSON objects, one per line");
+  CLI::Option* input_option =
+      app.add_option("--input", input, "File of transaction JSON objects, one per line");
+  app.add_option("--population", population,
+                 "Send a simulated population's transactions instead of uniform random ones: "
+                 "'demo', the one the demo model was trained on (each round a month later)")
+      ->excludes(input_option);
   app.add_option("--header", headers, "Extra request header 'Name: value' (repeatable)");
   app.add_option("--tenant", tenants,
                  "NAME:RATE[:KEY]: a tenant's own traffic at RATE/s, with 'Authorization: Bearer "
@@ -151,6 +158,15 @@ int main(int argc, char** argv) {
   if (!options.tenants.empty() && !ramp.empty()) {
     std::fprintf(stderr, "verdict-load: --ramp and --tenant do not combine\n");
     return 2;
+  }
+  if (!population.empty()) {
+    verdict::Result<load::PopulationLines> lines = load::PopulationInput(population, options.seed);
+    if (!lines.ok()) {
+      std::fprintf(stderr, "verdict-load: --population: %s\n", lines.status().message().c_str());
+      return 2;
+    }
+    options.input_lines = std::move(lines->lines);
+    options.input_period_us = lines->period_us;
   }
   if (!input.empty()) {
     std::ifstream in(input);
