@@ -13,6 +13,7 @@
 
 #include "api/error_response.h"
 #include "api/http_server.h"
+#include "cluster/cluster_keys.h"
 #include "cluster/cluster_node.h"
 #include "cluster/etcd_client.h"
 #include "cluster/partition_map.h"
@@ -28,7 +29,7 @@ namespace {
 // The journal is one chain, owned with the whole partition map (Placement::kSingleOwner):
 // the owner of partition 0 is the owner of the journal.
 constexpr uint32_t kJournalPartition = 0;
-constexpr uint32_t kJournalChain = 0;
+constexpr uint32_t kJournalChain = cluster::kClusterJournalChain;
 // The longest a request waits on a forwarded answer, and a refused client before retrying.
 constexpr std::chrono::milliseconds kForwardTimeout{5000};
 constexpr char kRetryAfterSeconds[] = "1";

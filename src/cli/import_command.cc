@@ -9,6 +9,7 @@
 #include <memory>
 #include <string>
 
+#include "cli/cluster_import.h"
 #include "common/clock.h"
 #include "common/metrics.h"
 #include "common/rfc3339.h"
@@ -89,9 +90,24 @@ int RunImport(const ImportFlags& flags) {
     std::fprintf(stderr, "import: %s\n", options.status().message().c_str());
     return 2;
   }
+  // A cluster's journal is in PostgreSQL: the import takes it (as owner of every partition, at
+  // a new epoch) while no node serves; the data directory then holds only local files.
+  journal::BackendOpener open_journal;
+  if (options->cluster.enabled) {
+    Result<ClusterImportJournal> taken = TakeClusterJournalForImport(options->cluster);
+    if (!taken.ok()) {
+      std::fprintf(stderr, "import: cluster: %s\n", taken.status().message().c_str());
+      return 1;
+    }
+    if (!flags.quiet) {
+      std::fprintf(stderr, "import: the cluster's journal, as %s at epoch %llu\n",
+                   taken->owner.c_str(), static_cast<unsigned long long>(taken->epoch));
+    }
+    open_journal = std::move(taken->open);
+  }
   MetricsRegistry metrics;
   Result<std::unique_ptr<Engine>> engine =
-      Engine::Create(*options, metrics, SystemClock::Instance());
+      Engine::Create(*options, metrics, SystemClock::Instance(), std::move(open_journal));
   if (!engine.ok()) {
     std::fprintf(stderr, "import: cannot open the data directory %s: %s\n", flags.data_dir.c_str(),
                  engine.status().message().c_str());

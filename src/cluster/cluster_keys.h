@@ -2,6 +2,7 @@
 // controller, `verdict cluster status` and scripts/cluster agree.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -13,6 +14,10 @@ inline constexpr std::string_view kNodesPrefix = "/verdict/nodes/";
 inline constexpr std::string_view kControllerKey = "/verdict/controller";
 // The partition map (EncodeMap): one key, so that a change of several owners is one write.
 inline constexpr std::string_view kPartitionMapKey = "/verdict/partition_map";
+
+// The cluster journal's chain in PostgreSQL: one chain for now, owned with the whole partition
+// map (Placement::kSingleOwner), so the owner of partition 0 owns the journal.
+inline constexpr uint32_t kClusterJournalChain = 0;
 
 inline std::string NodeKey(std::string_view node_id) {
   return std::string(kNodesPrefix).append(node_id);
