@@ -16,6 +16,7 @@
 #include "cli/demo_traffic.h"
 #include "cli/engine_stack.h"
 #include "common/heap_prefault.h"
+#include "common/process_metrics.h"
 #include "common/rfc3339.h"
 #include "engine/engine.h"
 #include "engine/engine_options.h"
@@ -202,6 +203,8 @@ int Serve(const ServeFlags& flags) {
                  kept ? " and kept" : " (the allocator may return it)");
   }
   MetricsRegistry metrics;
+  ProcessMetrics process_metrics(metrics, VERDICT_VERSION);
+  process_metrics.RefreshWhenRendered(metrics);
   const EngineStackFlags stack_flags{flags.insecure_dev, flags.no_console, flags.console_dir};
   if (options.cluster.enabled) {
     return ServeClusterNode(stack_flags, options, metrics, stop_signals,

@@ -133,10 +133,21 @@ bool Visible(const std::string& labels, const std::string* own) {
 
 }  // namespace
 
+void MetricsRegistry::AddCollector(std::function<void()> collect) {
+  MutexLock lock(mu_);
+  collectors_.push_back(std::move(collect));
+}
+
 std::string MetricsRegistry::RenderPrometheus(const std::optional<std::string>& only_tenant) const {
   const std::string own_label =
       only_tenant ? std::string(kTenantKey) + EscapeLabelValue(*only_tenant) + "\"" : "";
   const std::string* own = only_tenant ? &own_label : nullptr;
+  std::vector<std::function<void()>> collectors;
+  {
+    MutexLock lock(mu_);
+    collectors = collectors_;
+  }
+  for (const std::function<void()>& collect : collectors) collect();
   MutexLock lock(mu_);
   std::string out;
   for (const auto& [name, family] : families_) {

@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -80,6 +81,11 @@ class MetricsRegistry {
   std::string RenderPrometheus(const std::optional<std::string>& only_tenant = std::nullopt) const
       EXCLUDES(mu_);
 
+  // Runs `collect` at the start of every RenderPrometheus, outside the registry's lock: for
+  // values read when scraped (the process' CPU and memory) rather than updated as they change.
+  // Whatever it captures must outlive the registry's last render.
+  void AddCollector(std::function<void()> collect) EXCLUDES(mu_);
+
  private:
   enum class Type { kCounter, kGauge, kHistogram };
   struct Family {
@@ -96,6 +102,7 @@ class MetricsRegistry {
   // Registration and rendering only; the metrics' own updates never take it.
   mutable Mutex mu_;
   std::map<std::string, Family> families_ GUARDED_BY(mu_);
+  std::vector<std::function<void()>> collectors_ GUARDED_BY(mu_);
 };
 
 }  // namespace verdict
