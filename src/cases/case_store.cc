@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "cases/case_json.h"
+#include "cases/case_ledger.h"
 #include "cases/feed_progress.h"
 #include "common/json_writer.h"
 
@@ -84,6 +85,7 @@ CaseStore::~CaseStore() {
 
 Status CaseStore::Load() {
   VERDICT_ASSIGN_OR_RETURN(auto entries, journal_.ListRegistry(kCasePrefix));
+  VERDICT_RETURN_IF_ERROR(CheckStoredCases(journal_, entries));
   WriterLock lock(mu_);
   for (auto& [key, value] : entries) {
     auto c = CaseFromJson(value);
@@ -193,6 +195,7 @@ Result<Case> CaseStore::Mutate(std::string_view tenant, std::string_view case_id
                                std::string_view principal, std::string_view action, Change change) {
   MutexLock write(write_mu_);
   VERDICT_ASSIGN_OR_RETURN(Case c, Get(tenant, case_id));
+  const Case before = c;
   std::string details;
   VERDICT_RETURN_IF_ERROR(change(c, clock_.NowMicros(), details));
   journal::AdminEvent event;
@@ -200,10 +203,25 @@ Result<Case> CaseStore::Mutate(std::string_view tenant, std::string_view case_id
   event.principal = std::string(principal);
   event.action = std::string(action);
   event.object = c.case_id;
-  event.details_json = std::move(details);
+  // With the digest of the case as stored after the change: the load checks it (case_ledger.h).
+  event.details_json = WithCaseDigest(details, CaseToJson(c));
   // Journaled first: a change is acknowledged only once who made it is on record.
   VERDICT_RETURN_IF_ERROR(journal_.RecordAdminEvent(event));
-  VERDICT_RETURN_IF_ERROR(Store(c));
+  Status stored = Store(c);
+  if (!stored.ok()) {
+    // The journal has the change, the registry the case before it: journaled too, so that the
+    // next load checks the case against what is really stored.
+    event.action = "cases.undone";
+    event.details_json = WithCaseDigest("{}", CaseToJson(before));
+    Status recorded = journal_.RecordAdminEvent(event);
+    if (!recorded.ok()) {
+      spdlog::error(
+          "cases: case {} was changed in the journal but not stored, and that cannot "
+          "be journaled either ({}); the next start refuses the case",
+          c.case_id, recorded.ToString());
+    }
+    return stored;
+  }
   return c;
 }
 

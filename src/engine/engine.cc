@@ -4,6 +4,7 @@
 
 #include <future>
 
+#include "engine/admin_ledger.h"
 #include "engine/completion.h"
 #include "engine/drift_journal_recorder.h"
 #include "engine/drift_watch_setup.h"
@@ -212,6 +213,8 @@ Status Engine::StartModels(MetricsRegistry& metrics) {
   lo.tick_interval_ms = options_.lifecycle.tick_ms;
   lo.history_limit = options_.lifecycle.history_limit;
   registry_store_ = std::make_unique<JournalRegistryStore>(*journal_);
+  // The configured model is registered as the "default" tenant's admin event.
+  lo.registry.journaled_sha256s = JournaledModelRegistrations(*journal_, "default");
   journal::Journal* journal = journal_.get();
   auto admin_log = [journal](const lifecycle::AdminChange& change) {
     return journal->RecordAdminEvent(journal::AdminEvent{change.actor.tenant,

@@ -156,8 +156,12 @@ class Engine {
   Status StartModels(MetricsRegistry& metrics);
   // Makes a tenant's own model lifecycle (namespaced registry and active set).
   Result<lifecycle::TenantModels::Made> MakeTenantModels(const std::string& tenant);
-  // Restores the tenants' own policies and model lifecycles persisted in the registry.
+  // Restores the tenants' own policies and model lifecycles persisted in the registry; a stored
+  // policy that is not the one the tenant's journaled admin events put in force is kDataLoss.
   Status RestoreTenantPolicies();
+  // Journals that the caller's tenant's activation, journaled, was not made (its bundle could
+  // not be stored), naming the policy still in force.
+  void RecordActivationUndone(const Caller& caller) REQUIRES(policy_write_mu_);
   Status RestoreTenantModels();
   // Decide's steps (decide.cc), in the order they run; `run` is the decision's working state.
   // The versions it decides with (I4): policy, model set, drift monitor, and why the model

@@ -8,6 +8,8 @@
 // cause, in the store's or the decoder's words, goes to the log only (ReadFailure).
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+
 #include "journal/envelope.h"
 #include "journal/group_commit.h"
 #include "journal/hash_chain.h"
@@ -29,6 +31,27 @@ Status ReadFailure(const Journal& journal, const Status& cause, const std::strin
                        " cannot be read until the engine restarts");
   }
   return DataLoss(what + " cannot be read back from the journal");
+}
+
+// An index entry under `key` that reaches record `seq`, which is missing or is not indexed
+// under that key: the entry was edited (indexes are not covered by the hash chain), and what it
+// leads to is not answered.
+Status MisleadingIndexEntry(std::string_view index, const std::string& key, uint64_t seq) {
+  const std::string what = "the " + std::string(index) + " index entry of " + key +
+                           " points at journal record " + std::to_string(seq);
+  spdlog::error("journal: {}, which is missing or is not indexed under it", what);
+  return DataLoss(what + ", which is not the record it names");
+}
+
+// Whether `record` belongs under the (tenant, account) index key; the empty account is the
+// tenant's admin events'.
+bool IndexedUnder(const std::optional<JournalRecord>& record, std::string_view tenant,
+                  std::string_view account) {
+  if (!record || record->tenant != tenant) return false;
+  if (account.empty()) return record->kind == RecordKind::kAdminEvent;
+  return record->kind != RecordKind::kAdminEvent &&
+         std::find(record->accounts.begin(), record->accounts.end(), account) !=
+             record->accounts.end();
 }
 
 }  // namespace
@@ -55,7 +78,14 @@ Result<std::optional<JournalRecord>> Journal::FindByDecisionId(const Uuid& decis
   Result<std::optional<uint64_t>> seq = backend_->FindByDecisionId(decision_id);
   if (!seq.ok()) return ReadFailure(*this, seq.status(), "the decision id index");
   if (!*seq) return std::optional<JournalRecord>();
-  return ReadRecord(**seq);
+  VERDICT_ASSIGN_OR_RETURN(std::optional<JournalRecord> record, ReadRecord(**seq));
+  // An index entry is not covered by the chain: the record it reaches must be the one asked
+  // for, or an edited entry would answer one decision id with another decision.
+  if (!record || record->kind == RecordKind::kAdminEvent ||
+      record->decision.decision_id != decision_id) {
+    return MisleadingIndexEntry("decision id", decision_id.ToString(), **seq);
+  }
+  return record;
 }
 
 Result<std::optional<StoredRecord>> Journal::FindByTransaction(
@@ -68,9 +98,10 @@ Result<std::optional<StoredRecord>> Journal::FindByTransaction(
   if (!seq.ok()) return ReadFailure(*this, seq.status(), "the transaction index");
   if (!*seq) return std::optional<StoredRecord>();
   VERDICT_ASSIGN_OR_RETURN(std::optional<JournalRecord> record, ReadRecord(**seq));
-  if (!record) {
-    return ReadFailure(*this, Internal("the transaction index points at a missing record"),
-                       "journal record " + std::to_string(**seq));
+  if (!record || record->kind == RecordKind::kAdminEvent || record->tenant != tenant ||
+      record->decision.transaction_id != transaction_id) {
+    return MisleadingIndexEntry("transaction",
+                                std::string(tenant) + "/" + std::string(transaction_id), **seq);
   }
   return std::optional<StoredRecord>(StoredRecord{std::move(*record), true});
 }
@@ -113,7 +144,13 @@ Result<std::vector<JournalRecord>> Journal::ListIndexed(std::string_view tenant,
           record_failure = record.status();
           return record_failure;
         }
-        if (*record) out.push_back(std::move(**record));
+        if (!IndexedUnder(*record, tenant, account)) {
+          record_failure =
+              MisleadingIndexEntry(account.empty() ? "admin event" : "account",
+                                   std::string(tenant) + "/" + std::string(account), seq);
+          return record_failure;
+        }
+        out.push_back(std::move(**record));
         return out.size() < limit;
       });
   if (!record_failure.ok()) return record_failure;

@@ -10,6 +10,7 @@
 #include "journal/commit_log.h"
 #include "journal/hash_chain.h"
 #include "journal/head.h"
+#include "journal/index_audit.h"
 #include "journal/logged_writes.h"
 #include "journal/merkle.h"
 #include "journal/record.h"
@@ -55,14 +56,16 @@ void AddCheckpoint(uint64_t key_size, std::string_view bytes, const PublicKey& t
   }
 }
 
-// Checks the payload of record `seq` and that the indexes lead back to it.
+// Checks the payload of record `seq` and that the indexes lead back to it; adds its index
+// entries to `counts`.
 std::string CheckPayload(const LoggedWrites& journal, std::string_view stored, uint64_t seq,
-                         const PayloadCipher* cipher, bool* encrypted) {
+                         const PayloadCipher* cipher, bool* encrypted, IndexCounts* counts) {
   Result<EntryView> entry = DecodeEntry(stored);
   *encrypted = (entry->flags & kEntryFlagEncrypted) != 0;
   if (*encrypted && cipher == nullptr) return {};  // ciphertext: chain and tree checks only
   Result<JournalRecord> record = DecodeStoredEntry(stored, cipher);
   if (!record.ok()) return record.status().message();
+  counts->Add(*record);
   std::string seq_key = SeqKey(seq);
   if (record->kind == RecordKind::kAdminEvent) {
     Result<std::optional<std::string>> indexed =
@@ -83,6 +86,13 @@ std::string CheckPayload(const LoggedWrites& journal, std::string_view stored, u
       Cf::kByTransaction, TransactionKey(record->tenant, record->decision.transaction_id));
   if (!by_txn.ok() || !by_txn->has_value() || **by_txn != seq_key) {
     return "transaction index does not point at this record";
+  }
+  for (const std::string& account : record->accounts) {
+    Result<std::optional<std::string>> by_account =
+        journal.Get(Cf::kByAccount, AccountKey(record->tenant, account, seq));
+    if (!by_account.ok() || !by_account->has_value()) {
+      return "account index lacks this record under account " + account;
+    }
   }
   return {};
 }
@@ -115,9 +125,13 @@ class ChainWalk {
     }
     if (check_payloads_) {
       bool encrypted = false;
-      std::string problem = CheckPayload(journal_, stored, seq, cipher_, &encrypted);
+      std::string problem =
+          CheckPayload(journal_, stored, seq, cipher_, &encrypted, &index_counts_);
       if (!problem.empty()) return Fail(seq, "record " + Seq(seq) + ": " + problem);
-      if (encrypted) ++report_.encrypted_records;
+      if (encrypted) {
+        ++report_.encrypted_records;
+        indexes_counted_ = false;
+      }
     } else if ((entry->flags & kEntryFlagEncrypted) != 0) {
       ++report_.encrypted_records;
     }
@@ -175,6 +189,12 @@ class ChainWalk {
   }
 
   VerifyReport& report() { return report_; }
+  // The index entries the records so far imply; nullopt when some were not decoded (payloads
+  // unchecked, or ciphertext without the key).
+  std::optional<IndexCounts> index_counts() const {
+    return check_payloads_ && indexes_counted_ ? std::optional<IndexCounts>(index_counts_)
+                                               : std::nullopt;
+  }
 
  private:
   const LoggedWrites& journal_;
@@ -184,6 +204,8 @@ class ChainWalk {
   CompactMerkle merkle_;
   Digest prev_ = kGenesisHash;
   VerifyReport report_;
+  IndexCounts index_counts_;
+  bool indexes_counted_ = true;
 };
 
 Result<VerifyReport> VerifyJournal(const JournalStore& store, const PublicKey& trusted_key,
@@ -213,6 +235,15 @@ Result<VerifyReport> VerifyJournal(const JournalStore& store, const PublicKey& t
     VERDICT_RETURN_IF_ERROR(FromRocks(it->status(), "reading records"));
   }
   if (!walk.Finish()) return report;
+  // Every record's own index entries are in place; the store's index families must hold no
+  // others (the frames' records are indexed where the next start restores them, not yet here).
+  if (std::optional<IndexCounts> counts = walk.index_counts()) {
+    VERDICT_ASSIGN_OR_RETURN(std::string extra, FindUnaccountedIndexEntry(store, *counts, cipher));
+    if (!extra.empty()) {
+      walk.Fail(report.records, extra);
+      return report;
+    }
+  }
 
   // Then the frames the engine's next start would restore: those after the store's last record,
   // as long as they continue it (one that leaves a gap refuses that start), applied over it.

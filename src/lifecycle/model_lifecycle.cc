@@ -212,8 +212,12 @@ Status ModelLifecycle::Restore() {
   if (auto ref = ReadRef(obj["primary"])) {
     auto loaded = registry_.Load(ref->first, ref->second);
     if (!loaded.ok()) {
-      return Internal("cannot restore primary model " + Object(ref->first, ref->second) + ": " +
-                      loaded.status().message());
+      // A model refused as tampered with stays kDataLoss: the start is refused for that reason.
+      const StatusCode code = loaded.status().code() == StatusCode::kDataLoss
+                                  ? StatusCode::kDataLoss
+                                  : StatusCode::kInternal;
+      return Status(code, "cannot restore primary model " + Object(ref->first, ref->second) + ": " +
+                              loaded.status().message());
     }
     primary = *loaded;
   }

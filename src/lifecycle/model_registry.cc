@@ -348,11 +348,14 @@ Result<std::shared_ptr<const ScoringModel>> ModelRegistry::Load(std::string_view
                                                                 std::string_view version) const {
   VERDICT_RETURN_IF_ERROR(ValidateModelId(name, "name"));
   VERDICT_RETURN_IF_ERROR(ValidateModelId(version, "version"));
+  VERDICT_ASSIGN_OR_RETURN(auto own, store_.Get(IndexKey(name, version)));
+  if (!own && options_.fallback != nullptr) return options_.fallback->Load(name, version);
   VERDICT_ASSIGN_OR_RETURN(auto entry, Find(name, version));
   if (!entry) {
     return NotFound("model " + std::string(name) + " version " + std::string(version) +
                     " is not registered");
   }
+  VERDICT_RETURN_IF_ERROR(CheckJournaled(*entry));
   VERDICT_ASSIGN_OR_RETURN(std::string text,
                            ReadFile(entry->dir + "/model.json", options_.max_file_bytes));
   if (Sha256Hex(text) != entry->sha256) {
@@ -362,6 +365,20 @@ Result<std::shared_ptr<const ScoringModel>> ModelRegistry::Load(std::string_view
   auto forest = model::Forest::LoadXGBoostJson(text);
   if (!forest.ok()) return Internal("stored model: " + forest.status().message());
   return ScoringModel::Create(entry->name, entry->version, *forest, options_.schema, "model");
+}
+
+Status ModelRegistry::CheckJournaled(const ModelEntry& entry) const {
+  if (!options_.journaled_sha256s) return Status::Ok();
+  VERDICT_ASSIGN_OR_RETURN(std::vector<std::string> journaled,
+                           options_.journaled_sha256s(entry.name + "/" + entry.version));
+  for (const std::string& sha256 : journaled) {
+    if (sha256.empty() || sha256 == entry.sha256) return Status::Ok();
+  }
+  return DataLoss("model " + entry.name + " version " + entry.version +
+                  ": its registry entry (SHA-256 " + entry.sha256.substr(0, 12) + ") is " +
+                  (journaled.empty() ? "not a registration the journal holds"
+                                     : "not the model its journaled registration recorded") +
+                  "; refusing to load it");
 }
 
 Result<ModelUpload> ModelRegistry::ReadFromPath(const std::string& path, std::string name,

@@ -56,6 +56,12 @@ struct RegistryOptions {
   // lifecycle does not know the drift monitor's format); an error names the field within the
   // reference. Unset: any JSON object is taken.
   std::function<Status(std::string_view reference_json)> check_reference;
+  // The SHA-256s the journal recorded for the registrations of `object` ("name/version"; an
+  // empty string for one recorded without a digest). The index entry is a registry row that
+  // anyone with disk access can edit along with model.json; with this set, Load refuses
+  // (kDataLoss naming the model) an entry whose SHA-256 no journaled registration recorded.
+  // Unset: not checked.
+  std::function<Result<std::vector<std::string>>(std::string_view object)> journaled_sha256s;
 };
 
 // "aml", "4", "2026-12.1": 1 to 64 of [A-Za-z0-9._-], starting with a letter or digit.
@@ -83,7 +89,9 @@ class ModelRegistry {
   Result<std::vector<ModelEntry>> List() const;
   // Only this registry's entries (a tenant's own, without the deployment's).
   Result<std::vector<ModelEntry>> ListOwn() const;
-  // Reads the stored files, checks model.json against the recorded SHA-256 and loads it.
+  // Reads the stored files, checks model.json against the recorded SHA-256 (and that against
+  // the journaled registrations, when options().journaled_sha256s is set) and loads it. A
+  // model of the fallback is loaded by the fallback.
   Result<std::shared_ptr<const ScoringModel>> Load(std::string_view name,
                                                    std::string_view version) const;
 
@@ -103,6 +111,8 @@ class ModelRegistry {
   };
   Result<Checked> Check(const ModelUpload& upload) const;
   std::string IndexKey(std::string_view name, std::string_view version) const;
+  // kDataLoss unless a journaled registration of the entry's model recorded its SHA-256.
+  Status CheckJournaled(const ModelEntry& entry) const;
   Status WriteFiles(const ModelUpload& upload, const std::string& dir) const;
 
   const RegistryOptions options_;

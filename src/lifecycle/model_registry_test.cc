@@ -136,6 +136,62 @@ TEST_F(ModelRegistryTest, ATamperedStoredModelIsNotLoaded) {
   EXPECT_EQ(registry.Load("aml", "9").status().code(), StatusCode::kNotFound);
 }
 
+// The index entry's SHA-256 must be one a journaled registration recorded: model.json swapped
+// together with its entry (both on disk, beyond the chain) is refused naming the model.
+TEST_F(ModelRegistryTest, AnEntryNoJournaledRegistrationRecordedIsNotLoaded) {
+  std::vector<std::string> journaled;
+  std::vector<std::string> asked;
+  options_.journaled_sha256s = [&](std::string_view object) -> Result<std::vector<std::string>> {
+    asked.emplace_back(object);
+    return journaled;
+  };
+  ModelRegistry registry(options_, store_, clock_);
+  auto entry = registry.Register(Upload("1", testing::ModelA()), "k");
+  ASSERT_TRUE(entry.ok());
+
+  journaled = {Sha256Hex(testing::ModelB()), Sha256Hex(testing::ModelA())};
+  EXPECT_TRUE(registry.Load("aml", "1").ok());
+  ASSERT_FALSE(asked.empty());
+  EXPECT_EQ(asked.back(), "aml/1");
+  journaled = {""};  // journaled before registrations carried the digest
+  EXPECT_TRUE(registry.Load("aml", "1").ok());
+
+  journaled = {Sha256Hex(testing::ModelA())};
+  std::ofstream(fs::path(entry->dir) / "model.json", std::ios::trunc) << testing::ModelB();
+  auto stored = store_.Get("models/aml/1");
+  ASSERT_TRUE(stored.ok() && stored->has_value());
+  std::string edited = **stored;
+  edited.replace(edited.find(Sha256Hex(testing::ModelA())), 64, Sha256Hex(testing::ModelB()));
+  ASSERT_TRUE(store_.Put("models/aml/1", edited).ok());
+  auto loaded = registry.Load("aml", "1");
+  EXPECT_EQ(loaded.status().code(), StatusCode::kDataLoss) << loaded.status().ToString();
+  EXPECT_THAT(loaded.status().message(), HasSubstr("model aml version 1"));
+
+  journaled = {};  // never journaled at all
+  EXPECT_EQ(registry.Load("aml", "1").status().code(), StatusCode::kDataLoss);
+}
+
+// A tenant's registry loads the deployment's models through the deployment's registry, which
+// checks them against its own journaled registrations.
+TEST_F(ModelRegistryTest, AFallbackModelIsCheckedByTheFallback) {
+  RegistryOptions deployment_options = options_;
+  deployment_options.journaled_sha256s = [](std::string_view) -> Result<std::vector<std::string>> {
+    return std::vector<std::string>{Sha256Hex(testing::ModelA())};
+  };
+  ModelRegistry deployment(deployment_options, store_, clock_);
+  ASSERT_TRUE(deployment.Register(Upload("1", testing::ModelA()), "config").ok());
+  MemoryRegistryStore tenant_store;
+  RegistryOptions tenant_options = options_;
+  tenant_options.models_dir = (dir_ / "tenant").string();
+  tenant_options.fallback = &deployment;
+  tenant_options.journaled_sha256s = [](std::string_view) -> Result<std::vector<std::string>> {
+    return std::vector<std::string>{};  // the tenant registered nothing
+  };
+  ModelRegistry tenant(tenant_options, tenant_store, clock_);
+  auto loaded = tenant.Load("aml", "1");
+  EXPECT_TRUE(loaded.ok()) << loaded.status().ToString();
+}
+
 TEST_F(ModelRegistryTest, ReadsAModelDirectoryOrFile) {
   fs::create_directories(dir_ / "trained");
   std::ofstream(dir_ / "trained" / "model.json") << testing::ModelA();
