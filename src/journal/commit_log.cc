@@ -176,6 +176,11 @@ std::optional<CommitLogFrame> CommitLog::FindLaterFrame(std::string_view bytes, 
       continue;
     }
     if (frame.first_seq <= after_seq || frame.first_seq > frame.last_seq) continue;
+    // The frames after it that continue it: the last tells how far the pass had gone.
+    const Pass rest = ParsePass(bytes.substr(pos));
+    if (!rest.frames.empty() && rest.generation == generation) {
+      frame.last_seq = rest.frames.back().last_seq;
+    }
     return frame;  // the payload is not needed: the frame only proves the pass went on
   }
   return std::nullopt;

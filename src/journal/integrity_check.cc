@@ -14,6 +14,13 @@ std::string Seq(uint64_t seq) { return std::to_string(seq); }
 
 Status Damaged(const std::string& what) { return DataLoss(what + "; run `verdict audit verify`"); }
 
+// A read the store answers with a checksum mismatch or undecodable bytes (FromRocks: Corruption)
+// is damage; anything else (I/O) is the read's own failure.
+Status ReadFailed(const Status& read) {
+  if (read.code() != StatusCode::kFailedPrecondition) return read;
+  return Damaged("the store cannot read back its records: " + read.message());
+}
+
 // The checkpoint on its own and against the record it ends at; sets *prev to that record's hash.
 Status CheckCheckpoint(const JournalBackend& backend, const Checkpoint& checkpoint,
                        const PublicKey& trusted_key, uint64_t last_seq, Digest* prev) {
@@ -25,11 +32,13 @@ Status CheckCheckpoint(const JournalBackend& backend, const Checkpoint& checkpoi
     return Damaged(name + " covers records beyond the head (" + Seq(last_seq) +
                    "): records were removed from the end");
   }
-  VERDICT_ASSIGN_OR_RETURN(std::optional<std::string> stored,
-                           backend.ReadEntry(checkpoint.tree_size));
-  if (!stored)
+  Result<std::optional<std::string>> read = backend.ReadEntry(checkpoint.tree_size);
+  if (!read.ok()) return ReadFailed(read.status());
+  const std::optional<std::string>& stored = *read;
+  if (!stored) {
     return Damaged("record " + Seq(checkpoint.tree_size) + ", which " + name +
                    " ends at, is missing");
+  }
   Result<EntryView> entry = DecodeEntry(*stored);
   if (!entry.ok() || entry->record_hash != checkpoint.last_record_hash) {
     return Damaged("record " + Seq(checkpoint.tree_size) + " differs from what " + name +
@@ -55,7 +64,7 @@ Status CheckTail(const JournalBackend& backend, const std::optional<JournalHead>
   }
   uint64_t expected = from;
   std::string problem;
-  VERDICT_RETURN_IF_ERROR(
+  const Status scanned =
       backend.ScanEntries(from, [&](uint64_t seq, std::string_view stored) -> Result<bool> {
         const std::string name = "record " + Seq(expected);
         if (seq != expected) {
@@ -75,14 +84,16 @@ Status CheckTail(const JournalBackend& backend, const std::optional<JournalHead>
           return true;
         }
         return false;
-      }));
+      });
+  if (!scanned.ok()) return ReadFailed(scanned);
   if (!problem.empty()) return Damaged(problem);
   if (expected - 1 != last_seq) {
     return Damaged("the journal head names " + Seq(last_seq) + " records but the chain ends at " +
                    Seq(expected - 1));
   }
-  if (head && head->last_hash != prev)
+  if (head && head->last_hash != prev) {
     return Damaged("the journal head does not match the last record");
+  }
   return Status::Ok();
 }
 

@@ -62,13 +62,12 @@ Integrity Journal::integrity() const {
 }
 
 void Journal::MarkDamaged(const std::string& detail) {
-  {
-    MutexLock lock(integrity_mu_);
-    integrity_.state = IntegrityState::kDamaged;
-    integrity_.detail = detail;
-  }
   spdlog::error("journal: the data directory {} is damaged: {}", options_.data_dir, detail);
+  // Failed closed first: whoever sees kDamaged finds writes refused.
   commit_->Refuse(DataLoss("journal damaged: " + detail));
+  MutexLock lock(integrity_mu_);
+  integrity_.state = IntegrityState::kDamaged;
+  integrity_.detail = detail;
 }
 
 uint64_t Journal::durable_sequence() const { return commit_->durable_sequence(); }

@@ -303,7 +303,11 @@ Status RocksJournalBackend::VerifyAtRest(uint64_t through_seq, const PublicKey& 
   Result<VerifyReport> report =
       VerifyStorePrefix(*store_, trusted_key, cipher, StoreVerifyLimits{through_seq, &cancel});
   if (cancel.load()) return Status::Ok();
-  if (!report.ok()) return report.status();
+  if (!report.ok()) {
+    // The store's reads fail with kFailedPrecondition where RocksDB finds corruption.
+    if (report.status().code() != StatusCode::kFailedPrecondition) return report.status();
+    return DataLoss("the store cannot read back its records: " + report.status().message());
+  }
   if (!report->ok) {
     return DataLoss("record " + std::to_string(report->first_bad_seq) + ": " + report->problem);
   }
