@@ -1,6 +1,8 @@
 #include "journal/integrity_check.h"
 
 #include <pthread.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include <string>
 #include <utility>
@@ -99,6 +101,8 @@ Status CheckTail(const JournalBackend& backend, const std::optional<JournalHead>
 
 BackgroundVerify::BackgroundVerify(Check check, std::function<void(const Status&)> done)
     : thread_([this, check = std::move(check), done = std::move(done)] {
+        // The lowest priority: it shares the cores with the decisions it must not slow down.
+        (void)setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), 19);
         Status result = check(cancel_);
         if (!cancel_.load(std::memory_order_acquire)) done(result);
         running_.store(false, std::memory_order_release);

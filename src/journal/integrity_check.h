@@ -27,8 +27,8 @@ Status CheckTail(const JournalBackend& backend, const std::optional<JournalHead>
 class BackgroundVerify {
  public:
   using Check = std::function<Status(const std::atomic<bool>& cancel)>;
-  // Runs `check` on a thread of its own, then `done` with its result on that thread, unless
-  // the object is destroyed first.
+  // Runs `check` on a thread of its own (at nice 19), then `done` with its result on that
+  // thread, unless the object is destroyed first.
   BackgroundVerify(Check check, std::function<void(const Status&)> done);
   // Cancels the check (it returns at its next look at `cancel`) and joins the thread; `done`
   // is then not called.
