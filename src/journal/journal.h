@@ -252,7 +252,8 @@ class Journal {
   Status ForEachAccountState(
       const std::function<Status(std::string_view key, std::string_view value)>& fn) const;
 
-  // Registry column family; writes are synced and independent of the record order.
+  // Registry column family; writes are synced and independent of the record order. While the
+  // journal is damaged (integrity()), synced writes are refused and unsynced ones dropped.
   // `sync = false` only for what can be derived again from the journal's records (cases opened
   // from decisions, their high-water mark): an fsync there would queue the decisions' own
   // writes behind it. RocksDB keeps unsynced writes in WAL order, so a crash loses a suffix.
