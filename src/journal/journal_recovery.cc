@@ -135,7 +135,12 @@ Result<std::string> Journal::CheckAtOpen(const std::optional<JournalHead>& head,
     if (head_ok.code() != StatusCode::kFailedPrecondition) return head_ok;
     return head_ok.message();
   }
-  Status tail = CheckTail(*backend_, head, checkpoint, signer_->public_key());
+  // A backend other than the data directory's own store (a cluster's PostgreSQL) holds checkpoints
+  // signed by each node that owned the chain in turn: there the latest is checked against the key
+  // it carries, and `verdict audit verify --public-key` pins the keys.
+  const PublicKey& trusted_key =
+      options_.open_backend && checkpoint ? checkpoint->public_key : signer_->public_key();
+  Status tail = CheckTail(*backend_, head, checkpoint, trusted_key);
   if (!tail.ok()) {
     if (tail.code() != StatusCode::kDataLoss) return tail;
     return tail.message();
