@@ -147,6 +147,12 @@ std::string_view Router::Dispatch(HttpRequest&& request, Responder respond) cons
       respond(std::move(*refusal));
       return route->pattern;
     }
+    if (gate_) {
+      if (std::optional<HttpResponse> closed = gate_(request, route->pattern)) {
+        respond(std::move(*closed));
+        return route->pattern;
+      }
+    }
     request.path_params = std::move(params);
     route->handler(std::move(request), std::move(respond));
     return route->pattern;

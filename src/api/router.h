@@ -4,6 +4,7 @@
 // read-only and Dispatch is thread-safe.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -46,6 +47,12 @@ class Router {
   // journal hands such requests to the owner, which authenticates them itself, so this router
   // checks no credential and no content type for them. Set before serving, like the routes.
   void SetFallback(HttpHandler fallback) { fallback_ = std::move(fallback); }
+  // Asked before the handler of every route that admitted a request (the matched pattern): a
+  // response answers the request instead (e.g. 503 while the data served cannot be vouched
+  // for). Thread-safe as Dispatch is; set before serving, like the routes.
+  using Gate = std::function<std::optional<HttpResponse>(const HttpRequest& request,
+                                                         std::string_view route)>;
+  void SetGate(Gate gate) { gate_ = std::move(gate); }
 
   // The checks Dispatch makes before a handler runs that need only a request's head, in this
   // order: the key and its role (401, 403), then the media type of a body (415). A connection
@@ -91,6 +98,7 @@ class Router {
   std::vector<Route> routes_;
   const Authenticator* authenticator_ = nullptr;
   HttpHandler fallback_;  // empty: unmatched requests get 404 or 405
+  Gate gate_;             // empty: every admitted request reaches its handler
 };
 
 // Splits "/a/b/c" into {"a","b","c"}; a trailing slash yields a final empty segment.

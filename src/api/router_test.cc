@@ -66,6 +66,27 @@ TEST_F(RouterTest, AnErrorQuotingAPathThatIsNotUtf8IsStillJson) {
   }
 }
 
+// A gate answers an admitted request instead of its handler (a damaged journal: 503), and
+// passes what it lets through; it sees the matched pattern, not the raw path.
+TEST_F(RouterTest, AGateAnswersInsteadOfTheHandler) {
+  std::vector<std::string> seen;
+  router_.SetGate(
+      [&seen](const HttpRequest& request, std::string_view route) -> std::optional<HttpResponse> {
+        seen.emplace_back(route);
+        if (request.method == "GET") return std::nullopt;
+        HttpResponse closed;
+        closed.status = 503;
+        closed.body = "closed";
+        return closed;
+      });
+  HttpResponse refused = Dispatch(router_, "POST", "/v1/decisions", "{}", "application/json");
+  EXPECT_EQ(refused.status, 503);
+  EXPECT_EQ(refused.body, "closed");
+  EXPECT_EQ(Dispatch(router_, "GET", "/v1/decisions/abc").body, "get decision_id=abc");
+  EXPECT_EQ(Dispatch(router_, "GET", "/nope").status, 404);  // no route: the gate is not asked
+  EXPECT_EQ(seen, (std::vector<std::string>{"/v1/decisions", "/v1/decisions/{decision_id}"}));
+}
+
 TEST_F(RouterTest, WrongContentTypeIs415) {
   HttpResponse r = Dispatch(router_, "POST", "/v1/decisions", "{}", "text/plain");
   EXPECT_EQ(r.status, 415);

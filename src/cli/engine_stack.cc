@@ -9,6 +9,7 @@
 #include "engine/console_routes.h"
 #include "engine/drift_routes.h"
 #include "engine/http_routes.h"
+#include "engine/integrity_gate.h"
 #include "engine/lifecycle_routes.h"
 
 namespace verdict {
@@ -87,6 +88,15 @@ Result<std::unique_ptr<EngineStack>> BuildEngineStack(const EngineStackFlags& fl
   }
   stack->keys = std::move(keys).value();
   RegisterKeyRoutes(*stack->keys, SystemClock::Instance(), stack->router);
+  stack->router.SetGate(IntegrityGate(e.journal(), flags.read_only_investigation));
+  if (const journal::Integrity integrity = e.journal().integrity();
+      integrity.state == journal::IntegrityState::kDamaged) {
+    spdlog::error(
+        "the journal in {} is damaged: {}. The engine answers 503 on every route but /healthz, "
+        "/readyz and /metrics{}",
+        options.data_dir, integrity.detail,
+        flags.read_only_investigation ? ", and GET routes for investigation" : "");
+  }
   ConfigureAuthentication(flags, options, *stack);
   return stack;
 }

@@ -24,6 +24,8 @@ struct EngineStackFlags {
   bool insecure_dev = false;  // no API keys: every request is tenant "dev" with every role
   bool no_console = false;
   std::string console_dir;  // empty: the console built beside the binary
+  // With a damaged journal, GET routes still answer (IntegrityGate): for investigation.
+  bool read_only_investigation = false;
 };
 
 struct EngineStack {

@@ -36,6 +36,7 @@ struct ServeFlags {
   bool list_routes = false;
   double demo_traffic = 0;  // transactions per second; 0: none
   bool insecure_dev = false;
+  bool read_only_investigation = false;
 };
 
 // Written to a temporary name and renamed, so a reader never sees a partial number.
@@ -195,6 +196,8 @@ int Serve(const ServeFlags& flags) {
   std::optional<EngineOptions> resolved = ResolveOptions(flags);
   if (!resolved) return 2;
   if (flags.list_routes) return ListRoutes(flags, *resolved);
+  // A damaged journal opens failed closed, so that /readyz and every route say why.
+  resolved->journal.open_damaged = true;
   const EngineOptions& options = *resolved;
 
   if (options.heap_prefault_mb > 0) {
@@ -205,7 +208,8 @@ int Serve(const ServeFlags& flags) {
   MetricsRegistry metrics;
   ProcessMetrics process_metrics(metrics, VERDICT_VERSION);
   process_metrics.RefreshWhenRendered(metrics);
-  const EngineStackFlags stack_flags{flags.insecure_dev, flags.no_console, flags.console_dir};
+  const EngineStackFlags stack_flags{flags.insecure_dev, flags.no_console, flags.console_dir,
+                                     flags.read_only_investigation};
   if (options.cluster.enabled) {
     return ServeClusterNode(stack_flags, options, metrics, stop_signals,
                             [&](uint16_t port) { WritePortFile(flags.port_file, port); });
@@ -255,6 +259,10 @@ void RegisterServeCommand(CLI::App& app) {
   cmd->add_flag("--no-console", flags->no_console, "Do not serve the console at /console/");
   cmd->add_flag("--insecure-dev", flags->insecure_dev,
                 "No API keys: every request is tenant 'dev' with every role (development only)");
+  cmd->add_flag("--read-only-investigation", flags->read_only_investigation,
+                "If the journal fails its integrity checks, still answer GET routes (decisions, "
+                "cases, audit reads) so that the damage can be investigated; nothing is decided "
+                "or written");
   cmd->callback([flags] { throw CLI::RuntimeError(Serve(*flags)); });
 }
 

@@ -146,6 +146,7 @@ Result<std::unique_ptr<Engine>> Engine::Create(const EngineOptions& options,
   journal_options.commit_on_event_loop = options.journal.commit_on_io_thread;
   journal_options.commit_log_bytes = options.journal.commit_log_mb << 20;
   journal_options.background_idle_us = options.journal.background_idle_ms * 1000;
+  journal_options.open_damaged = options.journal.open_damaged;
   journal_options.clock = &clock;
   journal_options.metrics = &metrics;
   journal_options.open_backend = std::move(open_journal_backend);
@@ -363,9 +364,17 @@ Result<std::vector<Decision>> Engine::RecentDecisionsForAccount(std::string_view
 }
 
 bool Engine::Ready(std::string* detail) const {
+  const journal::Integrity integrity = journal_->integrity();
+  if (integrity.state == journal::IntegrityState::kDamaged) {
+    *detail = "journal damaged: " + integrity.detail;
+    return false;
+  }
   if (!journal_->healthy()) {
     *detail = journal_->health().message();
     return false;
+  }
+  if (integrity.state == journal::IntegrityState::kVerifying) {
+    *detail = "journal: the store's files and chain are being verified in the background";
   }
   const auto state = breaker_->state(clock_.MonotonicNanos() / 1000);
   if (state != CircuitBreaker::State::kClosed) {

@@ -40,6 +40,9 @@ struct JournalSettings {
   // Store flushes and compactions at idle priority for this long each, then normal
   // (JournalOptions::background_idle_us); 0: normal priority throughout.
   int64_t background_idle_ms = 500;
+  // Open a journal whose integrity checks fail failed closed instead of refusing to start
+  // (JournalOptions::open_damaged): set by `verdict serve`, so that /readyz can say why.
+  bool open_damaged = false;
 };
 
 // [lifecycle]: staged rollout and its automatic rollback (docs/lifecycle.md).

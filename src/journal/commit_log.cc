@@ -71,9 +71,15 @@ Status CreateZeroed(rocksdb::FileSystem& fs, const std::string& path, uint64_t s
 
 Result<std::vector<CommitLogFrame>> CommitLog::ReadFrames(rocksdb::FileSystem& fs,
                                                           const std::string& path) {
+  VERDICT_ASSIGN_OR_RETURN(CommitLogScan scan, Scan(fs, path));
+  return std::move(scan.frames);
+}
+
+Result<CommitLogScan> CommitLog::Scan(rocksdb::FileSystem& fs, const std::string& path) {
+  CommitLogScan scan;
   uint64_t size = 0;
   rocksdb::IOStatus s = fs.GetFileSize(path, rocksdb::IOOptions(), &size, nullptr);
-  if (s.IsNotFound() || s.IsPathNotFound()) return std::vector<CommitLogFrame>{};
+  if (s.IsNotFound() || s.IsPathNotFound()) return scan;
   if (!s.ok()) return IoError(s, "cannot stat", path);
   if (size > kMaxSizeBytes) {
     return Status(StatusCode::kFailedPrecondition,
@@ -86,7 +92,10 @@ Result<std::vector<CommitLogFrame>> CommitLog::ReadFrames(rocksdb::FileSystem& f
   rocksdb::Slice read;
   s = in->Read(0, size, rocksdb::IOOptions(), &read, data.data(), nullptr);
   if (!s.ok()) return IoError(s, "cannot read", path);
-  return ParseFile(std::string_view(read.data(), read.size()));
+  const std::string_view bytes(read.data(), read.size());
+  scan.frames = ParseFile(bytes);
+  scan.loss = FindLoss(bytes);
+  return scan;
 }
 
 std::vector<CommitLogFrame> CommitLog::ParseFile(std::string_view bytes) {
@@ -108,9 +117,15 @@ std::vector<CommitLogFrame> CommitLog::ParseFile(std::string_view bytes) {
 }
 
 std::vector<CommitLogFrame> CommitLog::ParseFrames(std::string_view bytes) {
-  std::vector<CommitLogFrame> frames;
+  return ParsePass(bytes).frames;
+}
+
+CommitLog::Pass CommitLog::ParsePass(std::string_view bytes) {
+  Pass pass;
+  std::vector<CommitLogFrame>& frames = pass.frames;
   uint64_t generation = 0;
-  for (size_t pos = 0; bytes.size() - pos >= kFrameOverhead;) {
+  size_t pos = 0;
+  while (bytes.size() - pos >= kFrameOverhead) {
     const std::string_view header = bytes.substr(pos, kHeaderBytes);
     ByteReader r(header);
     const uint32_t magic = r.U32();
@@ -133,7 +148,64 @@ std::vector<CommitLogFrame> CommitLog::ParseFrames(std::string_view bytes) {
     frames.push_back(std::move(frame));
     pos += kFrameOverhead + length;
   }
-  return frames;
+  pass.generation = generation;
+  pass.end = pos;
+  return pass;
+}
+
+std::optional<CommitLogFrame> CommitLog::FindLaterFrame(std::string_view bytes, size_t from,
+                                                        uint64_t generation, uint64_t after_seq) {
+  // A frame of this pass starts with the magic and the pass's generation, wherever the damaged
+  // frame before it ended; only a frame whose check matches counts.
+  std::string prefix;
+  ByteWriter w(prefix);
+  w.U32(kMagic);
+  w.U64(generation);
+  for (size_t pos = bytes.find(prefix, from); pos != std::string_view::npos;
+       pos = bytes.find(prefix, pos + 1)) {
+    if (bytes.size() - pos < kFrameOverhead) break;
+    const std::string_view header = bytes.substr(pos, kHeaderBytes);
+    ByteReader r(header.substr(prefix.size()));
+    CommitLogFrame frame;
+    frame.first_seq = r.U64();
+    frame.last_seq = r.U64();
+    const uint32_t length = r.U32();
+    if (length > bytes.size() - pos - kFrameOverhead) continue;
+    const std::string_view payload = bytes.substr(pos + kHeaderBytes, length);
+    if (!CheckMatches(header, payload, bytes.substr(pos + kHeaderBytes + length, kCheckBytes))) {
+      continue;
+    }
+    if (frame.first_seq <= after_seq || frame.first_seq > frame.last_seq) continue;
+    // The frames after it that continue it: the last tells how far the pass had gone.
+    const Pass rest = ParsePass(bytes.substr(pos));
+    if (!rest.frames.empty() && rest.generation == generation) {
+      frame.last_seq = rest.frames.back().last_seq;
+    }
+    return frame;  // the payload is not needed: the frame only proves the pass went on
+  }
+  return std::nullopt;
+}
+
+std::optional<CommitLogLoss> CommitLog::FindLoss(std::string_view bytes) {
+  const uint64_t half = HalfBytes(bytes.size());
+  std::optional<CommitLogLoss> loss;
+  for (const std::string_view part : {bytes.substr(0, half), bytes.substr(half)}) {
+    const Pass pass = ParsePass(part);
+    // The pass's generation: of its good frames, or else of the damaged first frame's header
+    // where that much of it is whole.
+    uint64_t generation = pass.generation;
+    uint64_t after_seq = pass.frames.empty() ? 0 : pass.frames.back().last_seq;
+    if (pass.frames.empty()) {
+      if (part.size() < kHeaderBytes) continue;
+      ByteReader r(part.substr(0, kHeaderBytes));
+      if (r.U32() != kMagic) continue;
+      generation = r.U64();
+    }
+    std::optional<CommitLogFrame> later = FindLaterFrame(part, pass.end + 1, generation, after_seq);
+    if (!later) continue;
+    if (!loss || after_seq < loss->after_seq) loss = CommitLogLoss{after_seq, later->last_seq};
+  }
+  return loss;
 }
 
 Result<std::unique_ptr<CommitLog>> CommitLog::Open(const std::shared_ptr<rocksdb::FileSystem>& fs,

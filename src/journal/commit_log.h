@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -31,8 +32,27 @@ struct CommitLogFrame {
   std::string payload;  // the group's WriteBatch, serialized
 };
 
+// Frames lost inside a pass: a frame that does not check is followed by a good frame of the same
+// pass. Each frame is synced before the next is written, so the damaged one was whole and
+// acknowledged (a frame torn by a crash is always its pass's last).
+struct CommitLogLoss {
+  uint64_t after_seq = 0;    // the last record of the good frames before the damage
+  uint64_t through_seq = 0;  // the last record of the later good frame found
+};
+
+// A commit log as read on open and by `verdict audit verify`.
+struct CommitLogScan {
+  std::vector<CommitLogFrame> frames;  // as ReadFrames
+  std::optional<CommitLogLoss> loss;   // the earliest loss of any half, if one is found
+};
+
 class CommitLog {
  public:
+  // The frames (ReadFrames) and any frames lost to damage (FindLoss). A missing file has none.
+  static Result<CommitLogScan> Scan(rocksdb::FileSystem& fs, const std::string& path);
+  // Looks in each half for a good frame of a pass after the point where that pass stops parsing.
+  // Any bytes; never fails.
+  static std::optional<CommitLogLoss> FindLoss(std::string_view bytes);
   // The frames of both halves' passes, ordered by sequence (ParseFile). A missing file has
   // none.
   static Result<std::vector<CommitLogFrame>> ReadFrames(rocksdb::FileSystem& fs,
@@ -91,6 +111,17 @@ class CommitLog {
 
  private:
   CommitLog(std::unique_ptr<rocksdb::FSRandomRWFile> file, uint64_t size_bytes);
+
+  struct Pass {
+    std::vector<CommitLogFrame> frames;
+    uint64_t generation = 0;  // of the frames (0: none)
+    size_t end = 0;           // where parsing stopped: the first byte after the last good frame
+  };
+  // ParseFrames, also telling where it stopped.
+  static Pass ParsePass(std::string_view bytes);
+  // The first good frame of `generation` at or after `from` whose records follow `after_seq`.
+  static std::optional<CommitLogFrame> FindLaterFrame(std::string_view bytes, size_t from,
+                                                      uint64_t generation, uint64_t after_seq);
 
   struct FreeBlocks {
     void operator()(char* p) const { std::free(p); }

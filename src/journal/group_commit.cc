@@ -645,6 +645,11 @@ void GroupCommit::MarkDurable(const PreparedGroup& prepared,
   waiters_.erase(waiters_.begin(), end);
 }
 
+void GroupCommit::Refuse(const Status& cause) {
+  Group none;
+  FailClosed(cause, none);
+}
+
 void GroupCommit::FailClosed(const Status& cause, Group& group) {
   Status failure = Unavailable("journal failed closed: " + cause.message());
   spdlog::error("journal: {}; no further decisions will be acknowledged until a restart",

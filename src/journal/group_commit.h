@@ -57,6 +57,9 @@ class GroupCommit {
   void HandLoopCommitToWriter() EXCLUDES(mu_);
   bool healthy() const EXCLUDES(mu_);
   Status health() const EXCLUDES(mu_);
+  // Fails closed for `cause` (damage found in what is stored): every queued and later entry is
+  // answered with kUnavailable, and nothing more is written until a restart.
+  void Refuse(const Status& cause) EXCLUDES(mu_);
   uint64_t durable_sequence() const EXCLUDES(mu_);
   uint64_t backlog() const EXCLUDES(mu_);
   Digest last_hash() const EXCLUDES(mu_);

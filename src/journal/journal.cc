@@ -1,9 +1,12 @@
 #include "journal/journal.h"
 
+#include <spdlog/spdlog.h>
+
 #include <future>
 
 #include "journal/envelope.h"
 #include "journal/group_commit.h"
+#include "journal/integrity_check.h"
 #include "journal/journal_backend.h"
 
 namespace verdict::journal {
@@ -26,7 +29,8 @@ Result<std::unique_ptr<Journal>> Journal::Open(const JournalOptions& options) {
 }
 
 Journal::~Journal() {
-  commit_.reset();  // commits everything enqueued, then stops its threads
+  background_verify_.reset();  // cancelled and joined: it may fail commit_ closed
+  commit_.reset();             // commits everything enqueued, then stops its threads
 }
 
 Result<uint64_t> Journal::Enqueue(JournalEntry entry, CommitCallback done) {
@@ -51,6 +55,20 @@ Status Journal::Flush() {
 bool Journal::healthy() const { return commit_->healthy(); }
 
 Status Journal::health() const { return commit_->health(); }
+
+Integrity Journal::integrity() const {
+  MutexLock lock(integrity_mu_);
+  return integrity_;
+}
+
+void Journal::MarkDamaged(const std::string& detail) {
+  spdlog::error("journal: the data directory {} is damaged: {}", options_.data_dir, detail);
+  // Failed closed first: whoever sees kDamaged finds writes refused.
+  commit_->Refuse(DataLoss("journal damaged: " + detail));
+  MutexLock lock(integrity_mu_);
+  integrity_.state = IntegrityState::kDamaged;
+  integrity_.detail = detail;
+}
 
 uint64_t Journal::durable_sequence() const { return commit_->durable_sequence(); }
 

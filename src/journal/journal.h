@@ -19,6 +19,7 @@
 
 #include "common/clock.h"
 #include "common/metrics.h"
+#include "common/mutex.h"
 #include "common/result.h"
 #include "journal/admin_event.h"
 #include "journal/checkpoint.h"
@@ -32,6 +33,7 @@ class FileSystem;
 
 namespace verdict::journal {
 
+class BackgroundVerify;
 class GroupCommit;
 struct JournalHead;
 class JournalBackend;
@@ -104,6 +106,27 @@ struct JournalOptions {
   // (e.g. a cluster's PostgreSQL, src/cluster). Null: RocksDB. The checkpoint signer's key
   // stays in data_dir either way, which is created if missing.
   BackendOpener open_backend;
+  // A data directory whose checks at open fail (docs/journal_format.md, "Verify before serving":
+  // the chain from the latest checkpoint to the head, the head, commit log frames lost or not
+  // following the store) is opened failed closed, naming the damage, instead of refused: reads
+  // answer, nothing is written (`verdict serve`: /readyz and --read-only-investigation). A store
+  // RocksDB itself refuses to open is refused either way.
+  bool open_damaged = false;
+  // Once open, the store's files are checked against their checksums and the records it held
+  // at open, from the first, against the chain, the checkpoints and the indexes, on a thread of
+  // their own; damage found fails the journal closed (integrity()).
+  bool verify_in_background = true;
+};
+
+// What is known of a journal's stored data (Journal::integrity).
+enum class IntegrityState {
+  kVerifying,  // the fast checks at open passed; the background checks run
+  kVerified,   // every check passed (or verify_in_background is off: the fast ones)
+  kDamaged,    // a check failed: the journal has failed closed (detail names the damage)
+};
+struct Integrity {
+  IntegrityState state = IntegrityState::kVerifying;
+  std::string detail;  // the damage, when kDamaged
 };
 
 struct StateUpdate {
@@ -187,6 +210,7 @@ class Journal {
   bool healthy() const;
   Status health() const;              // Ok, or kUnavailable with the reason
   uint64_t durable_sequence() const;  // the last committed seq (0: none)
+  Integrity integrity() const EXCLUDES(integrity_mu_);
   // Whether the commit log is written with O_DIRECT (false without a commit log).
   bool commit_log_direct_io() const { return commit_log_direct_io_; }
   // Entries enqueued and not yet durable (queued or in the group being written); 0 once the
@@ -228,7 +252,8 @@ class Journal {
   Status ForEachAccountState(
       const std::function<Status(std::string_view key, std::string_view value)>& fn) const;
 
-  // Registry column family; writes are synced and independent of the record order.
+  // Registry column family; writes are synced and independent of the record order. While the
+  // journal is damaged (integrity()), synced writes are refused and unsynced ones dropped.
   // `sync = false` only for what can be derived again from the journal's records (cases opened
   // from decisions, their high-water mark): an fsync there would queue the decisions' own
   // writes behind it. RocksDB keeps unsynced writes in WAL order, so a crash loses a suffix.
@@ -253,6 +278,14 @@ class Journal {
   Status Recover();
   // Refuses to extend a chain whose end the backend cannot vouch for.
   Status CheckHead(const std::optional<JournalHead>& head) const;
+  // The checks at open after CheckHead (journal_recovery.cc): the chain's tail; empty or the
+  // damage found. Errors other than damage are returned.
+  Result<std::string> CheckAtOpen(const std::optional<JournalHead>& head,
+                                  const std::optional<Checkpoint>& checkpoint) const;
+  // Records the damage and fails closed.
+  void MarkDamaged(const std::string& detail) EXCLUDES(integrity_mu_);
+  // Starts BackgroundVerify over the records 1..through_seq.
+  void StartBackgroundVerify(uint64_t through_seq);
   // Record `seq` as stored, its failure unanswered (ReadRecord answers it).
   Result<std::optional<JournalRecord>> DecodeRecordAt(uint64_t seq) const;
   // Records indexed under (tenant, account), newest first (ListByAccount, ListAdminEvents).
@@ -266,9 +299,13 @@ class Journal {
   std::unique_ptr<PayloadCipher> cipher_;  // null when not encrypting
   bool commit_log_direct_io_ = false;
   double recovery_seconds_ = 0;
+  mutable Mutex integrity_mu_;
+  Integrity integrity_ GUARDED_BY(integrity_mu_);
   // Last: destroyed first, so that its threads commit what is queued and stop before the
   // backend closes.
   std::unique_ptr<GroupCommit> commit_;
+  // Reads the backend and fails commit_ closed on damage: stopped first (~Journal).
+  std::unique_ptr<BackgroundVerify> background_verify_;
 };
 
 }  // namespace verdict::journal

@@ -4,6 +4,7 @@
 // implementation. Owned by the Journal; see each part's contract for which threads call it.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -109,6 +110,24 @@ class JournalBackend {
   virtual Result<std::optional<std::string>> GetState(std::string_view key) const = 0;
   virtual Status ForEachState(
       const std::function<Status(std::string_view key, std::string_view value)>& fn) const = 0;
+
+  // Integrity (Journal::Open's checks; docs/journal_format.md, "Verify before serving").
+  // Damage found while opening that the backend could not repair, such as acknowledged groups
+  // its commit log lost; empty when none. Only with JournalOptions::open_damaged: without it
+  // the backend refuses to open instead.
+  virtual std::string DamageFoundAtOpen() const { return {}; }
+  // The slow checks of what is stored, beside a running engine: the storage's own checksums and
+  // the chain of records 1..through_seq with their checkpoints and indexes. kDataLoss naming
+  // the damage; Ok once `cancel` is set, and Ok where the backend has no such check (a
+  // PostgreSQL backend leaves its pages to the database's own checks).
+  virtual Status VerifyAtRest(uint64_t through_seq, const PublicKey& trusted_key,
+                              const PayloadCipher* cipher, const std::atomic<bool>& cancel) const {
+    (void)through_seq;
+    (void)trusted_key;
+    (void)cipher;
+    (void)cancel;
+    return Status::Ok();
+  }
 
   // Registry (Journal::PutRegistry and the rest; the same contract).
   virtual Status PutRegistry(std::string_view key, std::string_view value, bool sync) = 0;

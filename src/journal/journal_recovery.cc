@@ -7,6 +7,7 @@
 #include "journal/group_commit.h"
 #include "journal/hash_chain.h"
 #include "journal/head.h"
+#include "journal/integrity_check.h"
 #include "journal/journal.h"
 #include "journal/rocks_backend.h"
 
@@ -36,31 +37,42 @@ Status Journal::Recover() {
   VERDICT_ASSIGN_OR_RETURN(signer_, CheckpointSigner::LoadOrCreate(options_.data_dir));
 
   VERDICT_ASSIGN_OR_RETURN(std::optional<JournalHead> head, backend_->ReadHead());
-  VERDICT_RETURN_IF_ERROR(CheckHead(head));
+  std::optional<Checkpoint> checkpoint;
+  std::string damage = backend_->DamageFoundAtOpen();
+  if (damage.empty()) {
+    Result<std::optional<Checkpoint>> cp = backend_->LatestCheckpoint();
+    if (cp.ok()) {
+      checkpoint = std::move(cp).value();
+      VERDICT_ASSIGN_OR_RETURN(damage, CheckAtOpen(head, checkpoint));
+    } else if (cp.status().code() == StatusCode::kInvalidArgument) {
+      // DecodeCheckpoint refuses the bytes with kInvalidArgument; anything else is the read's.
+      damage = "latest checkpoint is corrupt";
+    } else {
+      return cp.status();
+    }
+  }
+  if (!damage.empty() && !options_.open_damaged) {
+    return Status(StatusCode::kFailedPrecondition, damage);
+  }
   GroupCommit::ChainStart start;
   if (head) {
     start.last_seq = head->last_seq;
     start.last_hash = head->last_hash;
     start.merkle = std::move(head->merkle);
   }
-  {
-    Result<std::optional<Checkpoint>> cp = backend_->LatestCheckpoint();
-    if (!cp.ok()) {
-      // DecodeCheckpoint refuses the bytes with kInvalidArgument; anything else is the read's.
-      if (cp.status().code() != StatusCode::kInvalidArgument) return cp.status();
-      return Status(StatusCode::kFailedPrecondition, "latest checkpoint is corrupt");
-    }
-    if (*cp) start.checkpoint_size = (*cp)->tree_size;
-  }
+  if (checkpoint) start.checkpoint_size = checkpoint->tree_size;
 
   if (!options_.kek_file.empty()) {
     VERDICT_ASSIGN_OR_RETURN(cipher_, PayloadCipher::FromKekFile(options_.kek_file));
     uint32_t max_id = 0;
     VERDICT_RETURN_IF_ERROR(backend_->LoadDataKeys(*cipher_, &max_id));
     // A fresh data key per open keeps (key, nonce = seq) pairs unique even if a crash lost the
-    // tail of a previous run whose sequence numbers are now reused.
-    VERDICT_ASSIGN_OR_RETURN(std::string wrapped, cipher_->NewDataKey(max_id + 1));
-    VERDICT_RETURN_IF_ERROR(backend_->PutDataKey(max_id + 1, wrapped));
+    // tail of a previous run whose sequence numbers are now reused. A damaged journal writes
+    // nothing, so it needs none.
+    if (damage.empty()) {
+      VERDICT_ASSIGN_OR_RETURN(std::string wrapped, cipher_->NewDataKey(max_id + 1));
+      VERDICT_RETURN_IF_ERROR(backend_->PutDataKey(max_id + 1, wrapped));
+    }
   }
 
   if (options_.on_recovered_state) {
@@ -70,6 +82,14 @@ Status Journal::Recover() {
   const uint64_t last_seq = start.last_seq;
   commit_ =
       std::make_unique<GroupCommit>(options_, *backend_, *signer_, cipher_.get(), std::move(start));
+  if (!damage.empty()) {
+    MarkDamaged(damage);
+  } else if (options_.verify_in_background) {
+    StartBackgroundVerify(last_seq);
+  } else {
+    MutexLock lock(integrity_mu_);
+    integrity_.state = IntegrityState::kVerified;
+  }
   recovery_seconds_ = static_cast<double>(clock_.MonotonicNanos() - start_ns) / 1e9;
   if (recovery_gauge) recovery_gauge->Set(recovery_seconds_);
   spdlog::info("journal: recovered {} records from {} in {:.3f} s; checkpoint key {}", last_seq,
@@ -107,6 +127,48 @@ Status Journal::CheckHead(const std::optional<JournalHead>& head) const {
                   "journal has records beyond its head; run `verdict audit verify`");
   }
   return Status::Ok();
+}
+
+Result<std::string> Journal::CheckAtOpen(const std::optional<JournalHead>& head,
+                                         const std::optional<Checkpoint>& checkpoint) const {
+  if (Status head_ok = CheckHead(head); !head_ok.ok()) {
+    if (head_ok.code() != StatusCode::kFailedPrecondition) return head_ok;
+    return head_ok.message();
+  }
+  // A backend other than the data directory's own store (a cluster's PostgreSQL) holds checkpoints
+  // signed by each node that owned the chain in turn: there the latest is checked against the key
+  // it carries, and `verdict audit verify --public-key` pins the keys.
+  const PublicKey& trusted_key =
+      options_.open_backend && checkpoint ? checkpoint->public_key : signer_->public_key();
+  Status tail = CheckTail(*backend_, head, checkpoint, trusted_key);
+  if (!tail.ok()) {
+    if (tail.code() != StatusCode::kDataLoss) return tail;
+    return tail.message();
+  }
+  return std::string();
+}
+
+void Journal::StartBackgroundVerify(uint64_t through_seq) {
+  const int64_t start_ns = clock_.MonotonicNanos();
+  background_verify_ = std::make_unique<BackgroundVerify>(
+      [this, through_seq](const std::atomic<bool>& cancel) {
+        return backend_->VerifyAtRest(through_seq, signer_->public_key(), cipher_.get(), cancel);
+      },
+      [this, start_ns, through_seq](const Status& result) {
+        const double seconds = static_cast<double>(clock_.MonotonicNanos() - start_ns) / 1e9;
+        if (!result.ok()) {
+          MarkDamaged(result.message());
+          return;
+        }
+        {
+          MutexLock lock(integrity_mu_);
+          if (integrity_.state == IntegrityState::kVerifying) {
+            integrity_.state = IntegrityState::kVerified;
+          }
+        }
+        spdlog::info("journal: store files and the chain of {} records verified in {:.3f} s",
+                     through_seq, seconds);
+      });
 }
 
 }  // namespace verdict::journal

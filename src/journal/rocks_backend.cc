@@ -9,6 +9,7 @@
 #include "journal/bytes.h"
 #include "journal/group_batch.h"
 #include "journal/stored_record.h"
+#include "journal/verifier.h"
 
 namespace verdict::journal {
 namespace {
@@ -104,6 +105,9 @@ Result<std::unique_ptr<RocksJournalBackend>> RocksJournalBackend::Open(
   store_options.data_dir = options.data_dir;
   store_options.file_system = options.file_system;
   store_options.background_priority = backend->MakeBackgroundPriority();
+  // The WAL is what makes a group durable only in sync mode without a commit log (store.cc).
+  store_options.strict_wal_recovery =
+      options.durability == Durability::kSync && options.commit_log_bytes == 0;
   VERDICT_ASSIGN_OR_RETURN(backend->store_, JournalStore::Open(store_options));
   // Also when this run has no log: the last one may have had one.
   VERDICT_RETURN_IF_ERROR(backend->ReplayCommitLog());
@@ -181,9 +185,41 @@ Status RocksJournalBackend::ReplayCommitLog() {
   const std::string path = options_.data_dir + "/commit.log";
   const std::shared_ptr<rocksdb::FileSystem> fs =
       options_.file_system ? options_.file_system : rocksdb::FileSystem::Default();
-  VERDICT_ASSIGN_OR_RETURN(std::vector<CommitLogFrame> frames, CommitLog::ReadFrames(*fs, path));
+  VERDICT_ASSIGN_OR_RETURN(CommitLogScan scan, CommitLog::Scan(*fs, path));
+  uint64_t last_seq = 0;
+  Status replayed = ReplayFrames(scan.frames, &last_seq);
+  if (replayed.ok() && scan.loss) {
+    if (scan.loss->through_seq > last_seq) {
+      // The log shows groups acknowledged that neither it nor the store holds any more.
+      replayed =
+          Status(StatusCode::kFailedPrecondition,
+                 CommitLogLossProblem(*scan.loss, last_seq) + "; run `verdict audit verify`");
+    } else {
+      spdlog::warn(
+          "journal: the commit log is damaged after record {}, but the store holds every "
+          "record it had (through {})",
+          scan.loss->after_seq, last_seq);
+    }
+  }
+  if (!replayed.ok()) {
+    if (replayed.code() != StatusCode::kFailedPrecondition || !options_.open_damaged) {
+      return replayed;
+    }
+    // Opened for investigation: nothing more is written, and the log stays as it was found.
+    damage_found_at_open_ = replayed.message();
+    return Status::Ok();
+  }
+  // What the store recovered from its own WAL on open may sit in the page cache only (after a
+  // kill, not a power loss): durable before the log's frames are overwritten or removed.
+  VERDICT_RETURN_IF_ERROR(store_->SyncWal());
+  return OpenCommitLog();
+}
+
+Status RocksJournalBackend::ReplayFrames(std::vector<CommitLogFrame>& frames,
+                                         uint64_t* replayed_through) {
   VERDICT_ASSIGN_OR_RETURN(std::optional<JournalHead> head, ReadHead());
-  uint64_t last_seq = head ? head->last_seq : 0;
+  uint64_t& last_seq = *replayed_through;
+  last_seq = head ? head->last_seq : 0;
   size_t replayed = 0;
   for (CommitLogFrame& frame : frames) {
     if (frame.last_seq <= last_seq) continue;  // the store kept it
@@ -214,9 +250,13 @@ Status RocksJournalBackend::ReplayCommitLog() {
     spdlog::warn("journal: {} group commits (to record {}) were in the commit log only; replayed",
                  replayed, last_seq);
   }
-  // What the store recovered from its own WAL on open may sit in the page cache only (after a
-  // kill, not a power loss): durable before the log's frames are overwritten or removed.
-  VERDICT_RETURN_IF_ERROR(store_->SyncWal());
+  return Status::Ok();
+}
+
+Status RocksJournalBackend::OpenCommitLog() {
+  const std::string path = options_.data_dir + "/commit.log";
+  const std::shared_ptr<rocksdb::FileSystem> fs =
+      options_.file_system ? options_.file_system : rocksdb::FileSystem::Default();
   if (options_.durability != Durability::kSync || options_.commit_log_bytes == 0) {
     rocksdb::IOStatus removed = fs->DeleteFile(path, rocksdb::IOOptions(), nullptr);
     if (!removed.ok() && !removed.IsNotFound() && !removed.IsPathNotFound()) {
@@ -252,6 +292,25 @@ Status RocksJournalBackend::ReplayCommitLog() {
       "journal-walsync");
   spdlog::info("journal: commit log {} ({} MiB) written {}", path, options_.commit_log_bytes >> 20,
                commit_log_->direct_io() ? "with O_DIRECT" : "through the page cache");
+  return Status::Ok();
+}
+
+Status RocksJournalBackend::VerifyAtRest(uint64_t through_seq, const PublicKey& trusted_key,
+                                         const PayloadCipher* cipher,
+                                         const std::atomic<bool>& cancel) const {
+  VERDICT_RETURN_IF_ERROR(store_->VerifyTableChecksums(cancel));
+  if (cancel.load()) return Status::Ok();
+  Result<VerifyReport> report =
+      VerifyStorePrefix(*store_, trusted_key, cipher, StoreVerifyLimits{through_seq, &cancel});
+  if (cancel.load()) return Status::Ok();
+  if (!report.ok()) {
+    // The store's reads fail with kFailedPrecondition where RocksDB finds corruption.
+    if (report.status().code() != StatusCode::kFailedPrecondition) return report.status();
+    return DataLoss("the store cannot read back its records: " + report.status().message());
+  }
+  if (!report->ok) {
+    return DataLoss("record " + std::to_string(report->first_bad_seq) + ": " + report->problem);
+  }
   return Status::Ok();
 }
 

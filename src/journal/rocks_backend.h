@@ -36,6 +36,10 @@ class RocksJournalBackend final : public JournalBackend {
   // Whether the commit log is written with O_DIRECT (false without a commit log).
   bool commit_log_direct_io() const { return commit_log_ && commit_log_->direct_io(); }
 
+  std::string DamageFoundAtOpen() const override { return damage_found_at_open_; }
+  Status VerifyAtRest(uint64_t through_seq, const PublicKey& trusted_key,
+                      const PayloadCipher* cipher, const std::atomic<bool>& cancel) const override;
+
   std::unique_ptr<BackendGroup> NewGroup() override;
   Status CommitGroup(BackendGroup& group, uint64_t first_seq, uint64_t last_seq) override;
 
@@ -70,6 +74,10 @@ class RocksJournalBackend final : public JournalBackend {
   // On open: writes the commit log's frames the store lacks into it (synced), then opens the
   // log for writing, or removes it when this run has none.
   Status ReplayCommitLog();
+  // The frames the store lacks written into it; *replayed_through: the store's last record after.
+  Status ReplayFrames(std::vector<CommitLogFrame>& frames, uint64_t* replayed_through);
+  // Opens the commit log for writing, or removes it when this run has none.
+  Status OpenCommitLog();
   // Writes a group's batch to the store and makes it durable as options_ ask: by the store's
   // WAL sync, or by a commit log frame. `first_seq` > `last_seq` for a group without records.
   Status WriteGroup(rocksdb::WriteBatch& batch, uint64_t first_seq, uint64_t last_seq);
@@ -81,6 +89,7 @@ class RocksJournalBackend final : public JournalBackend {
   const Clock& clock_;
   std::unique_ptr<JournalStore> store_;
   std::unique_ptr<CommitLog> commit_log_;  // null unless kSync with commit_log_bytes
+  std::string damage_found_at_open_;       // set by Open only (JournalOptions::open_damaged)
   // Syncs the store's WAL over each commit log pass as it ends (WriteGroup); with commit_log_.
   // After store_, so that it is joined before the store closes.
   std::unique_ptr<BackgroundSync> wal_sync_;

@@ -1,5 +1,6 @@
 #include "journal/store.h"
 
+#include <rocksdb/convenience.h>
 #include <rocksdb/env.h>
 #include <rocksdb/filter_policy.h>
 #include <rocksdb/memtablerep.h>
@@ -9,6 +10,7 @@
 
 #include <exception>
 #include <filesystem>
+#include <vector>
 
 #include "journal/background_priority.h"
 #include "journal/bytes.h"
@@ -106,6 +108,16 @@ Result<std::unique_ptr<JournalStore>> JournalStore::Open(const StoreOptions& opt
     // Likewise the WAL, which the commit log leaves unsynced for a whole pass of one of its
     // halves: the background sync after the pass then waits for the last megabyte, not all.
     db_options.wal_bytes_per_sync = 1 << 20;
+    // Where the WAL is what makes a group durable (every write synced), a record that does not
+    // check before the WAL's end was acknowledged: open refuses rather than recover to the point
+    // before it (RocksDB's default), and only a torn last record, cut short by a crash before its
+    // sync returned, is dropped. Where the commit log makes groups durable the WAL is written
+    // unsynced on purpose and may end anywhere after a power failure: the point before the first
+    // bad record is then a valid start, and what it lacks is the commit log's to restore or to
+    // report as lost (RocksJournalBackend::ReplayCommitLog).
+    db_options.wal_recovery_mode = options.strict_wal_recovery
+                                       ? rocksdb::WALRecoveryMode::kTolerateCorruptedTailRecords
+                                       : rocksdb::WALRecoveryMode::kPointInTimeRecovery;
     if (options.file_system) {
       store->env_ = rocksdb::NewCompositeEnv(options.file_system);
       db_options.env = store->env_.get();
@@ -166,6 +178,11 @@ Result<std::unique_ptr<JournalStore>> JournalStore::Open(const StoreOptions& opt
         options.read_only
             ? rocksdb::DB::OpenForReadOnly(db_options, options.data_dir, descriptors, &handles, &db)
             : rocksdb::DB::Open(db_options, options.data_dir, descriptors, &handles, &db);
+    if (s.IsCorruption()) {
+      // Its WAL or a table file is damaged (a WAL record that does not check before the end, with
+      // strict_wal_recovery): what it held was acknowledged, so this is loss, not a recovery.
+      return DataLoss("the journal store in " + options.data_dir + " is damaged: " + s.ToString());
+    }
     VERDICT_RETURN_IF_ERROR(FromRocks(s, "cannot open journal store in " + options.data_dir));
     store->db_.reset(db);
     for (size_t i = 0; i < handles.size(); ++i) store->handles_[i] = handles[i];
@@ -227,6 +244,32 @@ Status JournalStore::Write(rocksdb::WriteBatch& batch, bool sync) {
     return FromRocks(db_->Write(wo, &batch), "journal write failed");
   } catch (const std::exception& e) {
     return Unavailable(std::string("journal write threw: ") + e.what());
+  }
+}
+
+Status JournalStore::VerifyTableChecksums(const std::atomic<bool>& cancel) const {
+  try {
+    std::vector<rocksdb::LiveFileMetaData> files;
+    db_->GetLiveFilesMetaData(&files);
+    for (const rocksdb::LiveFileMetaData& file : files) {
+      if (cancel.load(std::memory_order_relaxed)) return Status::Ok();
+      rocksdb::ColumnFamilyHandle* family = handles_[0];
+      for (rocksdb::ColumnFamilyHandle* h : handles_) {
+        if (h != nullptr && h->GetName() == file.column_family_name) family = h;
+      }
+      const rocksdb::Options options(db_->GetDBOptions(), db_->GetOptions(family));
+      rocksdb::ReadOptions read;
+      read.fill_cache = false;
+      const std::string path = file.db_path + file.name;
+      rocksdb::Status s =
+          rocksdb::VerifySstFileChecksum(options, rocksdb::EnvOptions(options), read, path);
+      if (!s.ok()) {
+        return DataLoss("store file " + path + " does not match its checksums: " + s.ToString());
+      }
+    }
+    return Status::Ok();
+  } catch (const std::exception& e) {
+    return Internal(std::string("verifying the journal store's files threw: ") + e.what());
   }
 }
 

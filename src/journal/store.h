@@ -8,6 +8,7 @@
 #include <rocksdb/write_batch.h>
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -68,6 +69,9 @@ struct StoreOptions {
   // Runs flushes and compactions at idle priority (BackgroundPriority, its watchdog started by
   // Open and closed before the DB). Null: RocksDB's default (normal priority). Ignored read-only.
   std::shared_ptr<BackgroundPriority> background_priority;
+  // Open refuses a WAL with a bad record before its end (kTolerateCorruptedTailRecords) instead
+  // of recovering to the point before it: for a WAL whose every write was synced (store.cc).
+  bool strict_wal_recovery = false;
 };
 
 class JournalStore {
@@ -80,6 +84,9 @@ class JournalStore {
   Status Write(rocksdb::WriteBatch& batch, bool sync);
   // Makes every write so far durable (syncs the WAL).
   Status SyncWal();
+  // Reads every table file whole and checks each block against its checksum; kDataLoss naming
+  // the first file that fails. Returns early (Ok) once `cancel` is set. Slow: seconds per GB.
+  Status VerifyTableChecksums(const std::atomic<bool>& cancel) const;
   Result<std::optional<std::string>> Get(Cf cf, std::string_view key) const;
   // Iterates the whole family in key order.
   std::unique_ptr<rocksdb::Iterator> NewIterator(Cf cf) const;

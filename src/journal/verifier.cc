@@ -208,9 +208,34 @@ class ChainWalk {
   bool indexes_counted_ = true;
 };
 
+// The first records of a store that a running engine goes on writing: records 1..through_seq
+// and the checkpoints among them, without the head (which moves on) or the commit log.
+Result<VerifyReport> VerifyPrefix(const JournalStore& store, const LoggedWrites& logged,
+                                  const Checkpoints& checkpoints, const PayloadCipher* cipher,
+                                  const StoreVerifyLimits& limits) {
+  ChainWalk walk(logged, checkpoints, cipher, /*check_payloads=*/true);
+  VerifyReport& report = walk.report();
+  std::unique_ptr<rocksdb::Iterator> it = store.NewIterator(Cf::kRecords);
+  for (it->SeekToFirst(); it->Valid() && report.records < limits.through_seq; it->Next()) {
+    if (limits.cancel != nullptr && (report.records & 1023) == 0 &&
+        limits.cancel->load(std::memory_order_relaxed)) {
+      return Unavailable("verification cancelled");
+    }
+    if (!walk.Next(it->key().ToStringView(), it->value().ToStringView())) return report;
+  }
+  VERDICT_RETURN_IF_ERROR(FromRocks(it->status(), "reading records"));
+  if (report.records < limits.through_seq) {
+    walk.Fail(report.records + 1, "record " + Seq(report.records + 1) + " is missing");
+    return report;
+  }
+  report.ok = true;
+  return report;
+}
+
 Result<VerifyReport> VerifyJournal(const JournalStore& store, const PublicKey& trusted_key,
                                    const PayloadCipher* cipher, bool check_payloads,
-                                   const std::vector<CommitLogFrame>& frames) {
+                                   const std::vector<CommitLogFrame>& frames,
+                                   const StoreVerifyLimits* limits = nullptr) {
   Checkpoints checkpoints;
   int64_t last_time = INT64_MIN;
   {
@@ -218,6 +243,7 @@ Result<VerifyReport> VerifyJournal(const JournalStore& store, const PublicKey& t
     for (it->SeekToFirst(); it->Valid(); it->Next()) {
       uint64_t key_size = ParseSeqKey(it->key().ToStringView());
       if (key_size == 0) return Bad({}, 0, "a checkpoint is stored under a malformed key");
+      if (limits != nullptr && key_size > limits->through_seq) break;
       AddCheckpoint(key_size, it->value().ToStringView(), trusted_key, last_time, checkpoints);
     }
     VERDICT_RETURN_IF_ERROR(FromRocks(it->status(), "reading checkpoints"));
@@ -225,6 +251,7 @@ Result<VerifyReport> VerifyJournal(const JournalStore& store, const PublicKey& t
 
   // The store first, on its own: its records, checkpoints and head.
   LoggedWrites logged(store);  // no frames yet: the store as it is
+  if (limits != nullptr) return VerifyPrefix(store, logged, checkpoints, cipher, *limits);
   ChainWalk walk(logged, checkpoints, cipher, check_payloads);
   VerifyReport& report = walk.report();
   {
@@ -287,9 +314,21 @@ Result<VerifyReport> VerifyJournal(const JournalStore& store, const PublicKey& t
 
 }  // namespace
 
+std::string CommitLogLossProblem(const CommitLogLoss& loss, uint64_t durable_seq) {
+  return "the commit log is damaged after record " + Seq(loss.after_seq) +
+         ": a later frame shows records through " + Seq(loss.through_seq) +
+         " were acknowledged, and the journal holds only " + Seq(durable_seq);
+}
+
 Result<VerifyReport> VerifyStore(const JournalStore& store, const PublicKey& trusted_key,
                                  const PayloadCipher* cipher, bool check_payloads) {
   return VerifyJournal(store, trusted_key, cipher, check_payloads, {});
+}
+
+Result<VerifyReport> VerifyStorePrefix(const JournalStore& store, const PublicKey& trusted_key,
+                                       const PayloadCipher* cipher,
+                                       const StoreVerifyLimits& limits) {
+  return VerifyJournal(store, trusted_key, cipher, /*check_payloads=*/true, {}, &limits);
 }
 
 Result<VerifyReport> Verify(const VerifyOptions& options) {
@@ -307,21 +346,41 @@ Result<VerifyReport> Verify(const VerifyOptions& options) {
   // opened: beside a running engine, every frame is then either in the store or continues it,
   // even if the log changes halves in between (it overwrites a half only once the store holds
   // all that half had).
-  VERDICT_ASSIGN_OR_RETURN(
-      std::vector<CommitLogFrame> frames,
-      CommitLog::ReadFrames(*rocksdb::FileSystem::Default(), options.data_dir + "/commit.log"));
+  const std::string log_path = options.data_dir + "/commit.log";
+  VERDICT_ASSIGN_OR_RETURN(CommitLogScan scan,
+                           CommitLog::Scan(*rocksdb::FileSystem::Default(), log_path));
   StoreOptions store_options;
   store_options.data_dir = options.data_dir;
   store_options.read_only = true;
   store_options.create_if_missing = false;
-  VERDICT_ASSIGN_OR_RETURN(std::unique_ptr<JournalStore> store, JournalStore::Open(store_options));
+  // As the engine opens it: a WAL that made groups durable itself must check to its end.
+  store_options.strict_wal_recovery = !std::filesystem::exists(log_path);
+  Result<std::unique_ptr<JournalStore>> opened = JournalStore::Open(store_options);
+  if (!opened.ok() && opened.status().code() == StatusCode::kDataLoss) {
+    return Bad({}, 1, "the store cannot be opened: " + opened.status().message());
+  }
+  VERDICT_RETURN_IF_ERROR(opened.status());
+  std::unique_ptr<JournalStore> store = std::move(opened).value();
   std::unique_ptr<PayloadCipher> cipher;
   if (!options.kek_file.empty()) {
     VERDICT_ASSIGN_OR_RETURN(cipher, PayloadCipher::FromKekFile(options.kek_file));
     uint32_t max_id = 0;
     VERDICT_RETURN_IF_ERROR(LoadDataKeys(*store, *cipher, &max_id));
   }
-  return VerifyJournal(*store, key, cipher.get(), options.check_payloads, frames);
+  VERDICT_ASSIGN_OR_RETURN(VerifyReport report, VerifyJournal(*store, key, cipher.get(),
+                                                              options.check_payloads, scan.frames));
+  if (!report.ok) return report;
+  if (scan.loss && scan.loss->through_seq > report.records) {
+    return Bad(report, report.records + 1, CommitLogLossProblem(*scan.loss, report.records));
+  }
+  if (options.check_store_files) {
+    const std::atomic<bool> never{false};
+    if (Status files = store->VerifyTableChecksums(never); !files.ok()) {
+      if (files.code() != StatusCode::kDataLoss) return files;
+      return Bad(report, 0, files.message());
+    }
+  }
+  return report;
 }
 
 std::string VerifyReportToJson(const VerifyReport& r) {

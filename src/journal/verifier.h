@@ -4,12 +4,14 @@
 // functions; a read-only view of the store, safe beside a running engine.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <optional>
 #include <string>
 
 #include "common/result.h"
 #include "journal/checkpoint.h"
+#include "journal/commit_log.h"
 #include "journal/envelope.h"
 #include "journal/store.h"
 
@@ -26,6 +28,8 @@ struct VerifyOptions {
   // Decode payloads, check input_sha256 and that the decision-id and transaction indexes point
   // at each record.
   bool check_payloads = true;
+  // Read every store table file whole against its block checksums (seconds per GB).
+  bool check_store_files = true;
 };
 
 struct VerifyReport {
@@ -49,6 +53,22 @@ Result<VerifyReport> Verify(const VerifyOptions& options);
 // The same over an open store (used by Verify and by tests that tamper in place).
 Result<VerifyReport> VerifyStore(const JournalStore& store, const PublicKey& trusted_key,
                                  const PayloadCipher* cipher, bool check_payloads);
+
+// What a verification beside a running engine covers.
+struct StoreVerifyLimits {
+  uint64_t through_seq = 0;  // records 1..through_seq and their checkpoints; not the head
+  // Checked every thousand records: once set, the walk stops with kUnavailable.
+  const std::atomic<bool>* cancel = nullptr;
+};
+// VerifyStore of the records a running engine had when it opened (the head moves on as it
+// writes, so it is not checked here; Journal::Open checks it).
+Result<VerifyReport> VerifyStorePrefix(const JournalStore& store, const PublicKey& trusted_key,
+                                       const PayloadCipher* cipher,
+                                       const StoreVerifyLimits& limits);
+
+// The problem a commit log's lost frames are reported with, beside a journal that holds records
+// through `durable_seq`.
+std::string CommitLogLossProblem(const CommitLogLoss& loss, uint64_t durable_seq);
 
 std::string VerifyReportToJson(const VerifyReport& report);
 
