@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <vector>
 
 #include "common/json_writer.h"
 
@@ -12,8 +13,11 @@ namespace verdict::model {
 namespace {
 
 constexpr int kMaxIterations = 50;
-// The ridge keeps the weights finite when the rows are separable (a perfect hold-out).
-constexpr double kRidge = 1e-2;
+constexpr int kMaxHalvings = 40;
+// The ridge (on the standardized weights) keeps them finite and moderate when the rows are
+// (nearly) separable, as a good model's hold-out is: unbounded weights would push risk to
+// exactly 0 or 1 and tie rows the score tells apart.
+constexpr double kRidge = 1.0;
 
 double Sigmoid(double z) { return 1 / (1 + std::exp(-z)); }
 
@@ -43,6 +47,68 @@ bool Solve3(std::array<std::array<double, 3>, 3> a, std::array<double, 3> b,
   return true;
 }
 
+using Weights = std::array<double, 3>;
+
+struct Row {
+  double score_logit;
+  double anomaly_logit;
+  uint8_t label;
+};
+
+// The ridge's weight on each coefficient: kRidge × the input's variance, so the penalty is on
+// the standardized weights and does not depend on the inputs' scale.
+using Penalty = std::array<double, 3>;
+
+Penalty RidgePenalty(const std::vector<Row>& rows) {
+  Penalty penalty{};
+  const double n = static_cast<double>(rows.size());
+  double mean[2] = {0, 0};
+  for (const Row& r : rows) {
+    mean[0] += r.score_logit / n;
+    mean[1] += r.anomaly_logit / n;
+  }
+  for (const Row& r : rows) {
+    penalty[1] += (r.score_logit - mean[0]) * (r.score_logit - mean[0]) / n;
+    penalty[2] += (r.anomaly_logit - mean[1]) * (r.anomaly_logit - mean[1]) / n;
+  }
+  for (int a = 1; a < 3; ++a) penalty[a] = kRidge * std::max(penalty[a], 1e-12);
+  return penalty;
+}
+
+// The penalized negative log-likelihood (the ridge on the two weights, not the intercept).
+double Objective(const std::vector<Row>& rows, const Penalty& penalty, const Weights& w) {
+  double total = 0.5 * (penalty[1] * w[1] * w[1] + penalty[2] * w[2] * w[2]);
+  for (const Row& r : rows) {
+    const double z = w[0] + w[1] * r.score_logit + w[2] * r.anomaly_logit;
+    // log(1 + e^z) − y·z, computed without overflow.
+    total += (z > 0 ? z + std::log1p(std::exp(-z)) : std::log1p(std::exp(z))) - r.label * z;
+  }
+  return total;
+}
+
+// One Newton step (direction to subtract); false when the Hessian is singular.
+bool NewtonStep(const std::vector<Row>& rows, const Penalty& penalty, const Weights& w,
+                bool uses_anomaly, Weights* step) {
+  std::array<std::array<double, 3>, 3> hessian{};
+  Weights gradient{};
+  for (const Row& r : rows) {
+    const Weights x = {1, r.score_logit, r.anomaly_logit};
+    const double p = Sigmoid(w[0] + w[1] * x[1] + w[2] * x[2]);
+    const double residual = p - r.label;
+    const double v = std::max(p * (1 - p), 1e-12);
+    for (int a = 0; a < 3; ++a) {
+      gradient[a] += residual * x[a];
+      for (int b = 0; b < 3; ++b) hessian[a][b] += v * x[a] * x[b];
+    }
+  }
+  for (int a = 1; a < 3; ++a) {
+    gradient[a] += penalty[a] * w[a];
+    hessian[a][a] += penalty[a];
+  }
+  if (!uses_anomaly) hessian[2][2] += 1;  // the unused weight stays 0
+  return Solve3(hessian, gradient, step);
+}
+
 }  // namespace
 
 double ClampedLogit(double p) {
@@ -61,37 +127,35 @@ RiskCalibration FitRiskCalibration(std::span<const double> scores,
                                    std::span<const uint8_t> labels) {
   RiskCalibration fit;
   fit.uses_anomaly = !anomalies.empty();
-  const size_t n = scores.size();
+  std::vector<Row> rows;
   size_t positives = 0;
-  for (uint8_t y : labels) positives += y;
-  if (positives == 0 || positives == n) return fit;
-  std::array<double, 3> w = {0, 1, 0};
+  for (size_t i = 0; i < scores.size(); ++i) {
+    rows.push_back(
+        {ClampedLogit(scores[i]), fit.uses_anomaly ? ClampedLogit(anomalies[i]) : 0.0, labels[i]});
+    positives += labels[i];
+  }
+  if (positives == 0 || positives == rows.size()) return fit;
+  // Newton's method with step halving: every accepted step lowers the objective, so the fit
+  // cannot run away on nearly separable rows.
+  const Penalty penalty = RidgePenalty(rows);
+  Weights w = {0, 1, 0};
+  double objective = Objective(rows, penalty, w);
   for (int iter = 0; iter < kMaxIterations; ++iter) {
-    std::array<std::array<double, 3>, 3> hessian{};
-    std::array<double, 3> gradient{};
-    for (size_t i = 0; i < n; ++i) {
-      const std::array<double, 3> x = {1, ClampedLogit(scores[i]),
-                                       fit.uses_anomaly ? ClampedLogit(anomalies[i]) : 0.0};
-      const double p = Sigmoid(w[0] + w[1] * x[1] + w[2] * x[2]);
-      const double r = p - labels[i];
-      const double v = std::max(p * (1 - p), 1e-12);
-      for (int a = 0; a < 3; ++a) {
-        gradient[a] += r * x[a];
-        for (int b = 0; b < 3; ++b) hessian[a][b] += v * x[a] * x[b];
-      }
+    Weights step{};
+    if (!NewtonStep(rows, penalty, w, fit.uses_anomaly, &step)) break;
+    double scale = 1;
+    bool improved = false;
+    Weights next{};
+    for (int h = 0; h < kMaxHalvings && !improved; ++h, scale /= 2) {
+      for (int a = 0; a < 3; ++a) next[a] = w[a] - scale * step[a];
+      const double value = Objective(rows, penalty, next);
+      improved = std::isfinite(value) && value <= objective;
+      if (improved) objective = value;
     }
-    for (int a = 1; a < 3; ++a) {
-      gradient[a] += kRidge * w[a];
-      hessian[a][a] += kRidge;
-    }
-    if (!fit.uses_anomaly) hessian[2][2] += 1;  // the unused weight stays 0
-    std::array<double, 3> step{};
-    if (!Solve3(hessian, gradient, &step)) break;
+    if (!improved) break;
     double change = 0;
-    for (int a = 0; a < 3; ++a) {
-      w[a] -= step[a];
-      change = std::max(change, std::abs(step[a]));
-    }
+    for (int a = 0; a < 3; ++a) change = std::max(change, std::abs(next[a] - w[a]));
+    w = next;
     if (change < 1e-9) break;
   }
   if (!std::all_of(w.begin(), w.end(), [](double v) { return std::isfinite(v); })) return fit;

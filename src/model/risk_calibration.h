@@ -1,8 +1,8 @@
 // RiskCalibration: one risk in [0, 1] to rank by, from the supervised score and the anomaly
 // score: a logistic regression over [logit(score), logit(anomaly)] fitted (Newton's method with
-// a small ridge) on labelled hold-out rows, so risk reads as a probability of laundering.
-// Without an anomaly model it is Platt scaling of the score alone. Stored as risk.json in a
-// model directory ("risk-1"). Value type; thread-compatible.
+// step halving, a ridge of 1 on the two standardized weights) on labelled hold-out rows, so risk reads as a
+// probability of laundering. Without an anomaly model it is Platt scaling of the score alone.
+// Stored as risk.json in a model directory ("risk-1"). Value type; thread-compatible.
 #pragma once
 
 #include <cstdint>

@@ -34,6 +34,32 @@ TEST(RiskCalibrationTest, LearnsTheInformativeInputAndRanksByIt) {
   EXPECT_NEAR(mean / scores.size(), 0.02, 0.005);
 }
 
+// A good model's hold-out: the score all but separates the classes, with logits near ±15. The
+// fit must stay moderate, so risk keeps the score's order instead of saturating at 1.
+TEST(RiskCalibrationTest, NearlySeparableRowsKeepTheScoresOrder) {
+  std::vector<double> scores;
+  std::vector<double> anomalies;
+  std::vector<uint8_t> labels;
+  for (int i = 0; i < 5000; ++i) {
+    const bool positive = i % 100 == 0;
+    const double logit = positive ? 8 + (i % 700) / 100.0 : -15 + (i % 997) / 100.0;
+    scores.push_back(1 / (1 + std::exp(-logit)));
+    anomalies.push_back(0.3 + 0.4 * ((i * 7919) % 1000) / 1000.0);
+    labels.push_back(positive || i == 4999);  // one positive among the negatives: not separable
+  }
+  const RiskCalibration fit = FitRiskCalibration(scores, anomalies, labels);
+  EXPECT_LT(std::abs(fit.score_weight), 5);
+  EXPECT_LT(std::abs(fit.anomaly_weight), 5);
+  EXPECT_LT(std::abs(fit.intercept), 50);
+  // Positives with different scores get different risks, below 1.
+  const double a = fit.Risk(scores[0], anomalies[0]);
+  const double b = fit.Risk(scores[100], anomalies[0]);
+  EXPECT_LT(a, 1.0);
+  EXPECT_LT(b, 1.0);
+  EXPECT_NE(a, b);
+  EXPECT_GT(fit.Risk(0.999, 0.5), fit.Risk(0.5, 0.5));
+}
+
 TEST(RiskCalibrationTest, ScoreAloneAndDegenerateLabels) {
   const std::vector<double> scores = {0.1, 0.2, 0.8, 0.9, 0.3, 0.7};
   const std::vector<uint8_t> labels = {0, 0, 1, 1, 0, 1};
