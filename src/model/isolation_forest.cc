@@ -93,7 +93,14 @@ IsolationForest::IsolationForest(size_t num_features, size_t sample_size, std::v
     : num_features_(num_features),
       sample_size_(sample_size),
       normalizer_(AveragePathLength(static_cast<double>(sample_size))),
-      trees_(std::move(trees)) {}
+      trees_(std::move(trees)) {
+  for (const Tree& tree : trees_) {
+    std::vector<double>& depths = leaf_depth_.emplace_back(tree.size(), 0.0);
+    for (size_t i = 0; i < tree.size(); ++i) {
+      if (tree[i].feature < 0) depths[i] = AveragePathLength(tree[i].size);
+    }
+  }
+}
 
 double IsolationForest::AveragePathLength(double n) {
   if (n <= 1) return 0;
@@ -102,8 +109,8 @@ double IsolationForest::AveragePathLength(double n) {
   return 2 * (std::log(n - 1) + kEulerGamma) - 2 * (n - 1) / n;
 }
 
-double IsolationForest::PathLength(const Tree& tree, const float* row,
-                                   std::vector<int32_t>* path) const {
+double IsolationForest::PathLength(size_t t, const float* row, std::vector<int32_t>* path) const {
+  const Tree& tree = trees_[t];
   uint32_t i = 0;
   double depth = 0;
   while (tree[i].feature >= 0) {
@@ -113,25 +120,25 @@ double IsolationForest::PathLength(const Tree& tree, const float* row,
     i = row[n.feature] < n.threshold ? n.left : n.right;
     depth += 1;
   }
-  return depth + AveragePathLength(tree[i].size);
+  return depth + leaf_depth_[t][i];
 }
 
 double IsolationForest::Score(const float* row) const {
   if (trees_.empty() || normalizer_ <= 0) return 0.5;
   double total = 0;
-  for (const Tree& tree : trees_) total += PathLength(tree, row, nullptr);
+  for (size_t t = 0; t < trees_.size(); ++t) total += PathLength(t, row, nullptr);
   return std::exp2(-(total / static_cast<double>(trees_.size())) / normalizer_);
 }
 
 double IsolationForest::Explain(const float* row, double* attribution) const {
   for (size_t f = 0; f < num_features_; ++f) attribution[f] = 0;
   if (trees_.empty() || normalizer_ <= 0) return 0.5;
-  std::vector<int32_t> path;
+  thread_local std::vector<int32_t> path;
   double total = 0;
   const double trees = static_cast<double>(trees_.size());
-  for (const Tree& tree : trees_) {
+  for (size_t t = 0; t < trees_.size(); ++t) {
     path.clear();
-    const double h = PathLength(tree, row, &path);
+    const double h = PathLength(t, row, &path);
     total += h;
     const double shortening = normalizer_ - h;
     if (shortening <= 0 || path.empty()) continue;

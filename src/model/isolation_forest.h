@@ -62,12 +62,15 @@ class IsolationForest {
   static double AveragePathLength(double n);
 
  private:
-  double PathLength(const Tree& tree, const float* row, std::vector<int32_t>* path) const;
+  double PathLength(size_t t, const float* row, std::vector<int32_t>* path) const;
 
   size_t num_features_;
   size_t sample_size_;
   double normalizer_;  // AveragePathLength(sample_size)
   std::vector<Tree> trees_;
+  // Per tree and node: AveragePathLength(size) for a leaf, computed once so that scoring takes
+  // no logarithms.
+  std::vector<std::vector<double>> leaf_depth_;
 };
 
 }  // namespace verdict::model
