@@ -1,9 +1,13 @@
 // Decode + decide per transaction, on one thread: the hot path without HTTP.
 // BM_DecodeTransaction isolates the JSON codec; BM_DecodeAndDecide adds features, rules, the
 // state encoding and the journal record (asynchronous journal) over a population of accounts.
+// BM_DecideWithModel/D serves the model directory named by VERDICT_BENCH_MODEL (skipped when
+// unset) without (D = 0) and with (D = 1) its anomaly model and risk calibration, and reports
+// the feature and model stages' p50 and p99 (the decisions' own stage timings, in µs).
 #include <benchmark/benchmark.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <filesystem>
@@ -14,6 +18,7 @@
 #include "api/transaction_json.h"
 #include "common/clock.h"
 #include "common/metrics.h"
+#include "common/mutex.h"
 #include "common/rfc3339.h"
 #include "engine/engine.h"
 
@@ -102,3 +107,92 @@ int main(int argc, char** argv) {
   benchmark::RunSpecifiedBenchmarks();
   return 0;
 }
+
+namespace verdict {
+namespace {
+
+// Stage timings of every decision, from the journal's callbacks.
+class StageSamples {
+ public:
+  void Add(const StageTimings& t) {
+    MutexLock lock(mu_);
+    features_us_.push_back(static_cast<double>(t.features_us));
+    model_us_.push_back(static_cast<double>(t.model_us));
+  }
+  void Report(benchmark::State& state) {
+    MutexLock lock(mu_);
+    state.counters["features_p50_us"] = Quantile(features_us_, 0.50);
+    state.counters["features_p99_us"] = Quantile(features_us_, 0.99);
+    state.counters["model_p50_us"] = Quantile(model_us_, 0.50);
+    state.counters["model_p99_us"] = Quantile(model_us_, 0.99);
+  }
+
+ private:
+  static double Quantile(std::vector<double>& v, double q) {
+    if (v.empty()) return 0;
+    const size_t k = std::min(v.size() - 1, static_cast<size_t>(q * static_cast<double>(v.size())));
+    std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(k), v.end());
+    return v[k];
+  }
+
+  Mutex mu_;
+  std::vector<double> features_us_ GUARDED_BY(mu_);
+  std::vector<double> model_us_ GUARDED_BY(mu_);
+};
+
+void BM_DecideWithModel(benchmark::State& state) {
+  const char* model = std::getenv("VERDICT_BENCH_MODEL");
+  if (model == nullptr) {
+    state.SkipWithError("VERDICT_BENCH_MODEL (a model directory) is not set");
+    return;
+  }
+  const bool detection = state.range(0) == 1;
+  char dir[] = "/tmp/verdict-pipeline-bench-XXXXXX";
+  const std::string data_dir = mkdtemp(dir);
+  // A copy of the directory with or without the detection files (the manifest stays out: the
+  // engine reads only the model files).
+  const std::filesystem::path copy = std::filesystem::path(data_dir) / "model";
+  std::filesystem::create_directories(copy);
+  std::vector<std::string> files = {"model.json"};
+  if (detection) files.insert(files.end(), {"anomaly.txt", "risk.json"});
+  for (const std::string& f : files) {
+    std::filesystem::copy_file(std::filesystem::path(model) / f, copy / f);
+  }
+  MetricsRegistry metrics;
+  Result<EngineOptions> options =
+      ParseEngineOptions("[engine]\nworkers = 1\ndata_dir = \"" + data_dir +
+                             "/data\"\n[journal]\ndurability = \"async\"\n[model]\npath = \"" +
+                             (copy / "model.json").string() + "\"\n",
+                         "bench");
+  auto engine = Engine::Create(*options, metrics, SystemClock::Instance());
+  if (!engine.ok()) {
+    state.SkipWithError(engine.status().ToString().c_str());
+    return;
+  }
+  const auto bodies = MakeBodies(1 << 16, 100000);
+  TransactionDecoder decoder;
+  StageSamples samples;
+  std::atomic<int64_t> outstanding{0};
+  size_t i = 0;
+  for (auto _ : state) {
+    auto txn = decoder.DecodeOne(bodies[i++ % bodies.size()]);
+    outstanding.fetch_add(1, std::memory_order_relaxed);
+    (*engine)->Decide(*txn, Caller{}, SystemClock::Instance().MonotonicNanos(), false,
+                      [&outstanding, &samples](Result<Decision> d) {
+                        if (d.ok()) samples.Add(d->timings);
+                        outstanding.fetch_sub(1, std::memory_order_release);
+                      });
+    if (i % 1024 == 0) {
+      while (outstanding.load(std::memory_order_acquire) > 0) std::this_thread::yield();
+    }
+  }
+  while (outstanding.load(std::memory_order_acquire) > 0) std::this_thread::yield();
+  state.SetItemsProcessed(state.iterations());
+  samples.Report(state);
+  engine->reset();
+  std::filesystem::remove_all(data_dir);
+}
+BENCHMARK(BM_DecideWithModel)->Arg(0)->Arg(1);
+
+}  // namespace
+}  // namespace verdict

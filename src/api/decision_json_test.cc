@@ -27,5 +27,24 @@ TEST(DecisionJsonTest, WritesTheContractShape) {
             R"("model":9,"policy":1,"journal":310,"total":340}})");
 }
 
+TEST(DecisionJsonTest, RiskAnomalyAndItsExplanationWhenTheModelHasThem) {
+  Decision d;
+  d.decision_id = *Uuid::Parse("0193a7c4-5e1b-7cc2-9f00-3b1f2a9e4d11");
+  d.transaction_id = "tx-0002";
+  d.outcome = Outcome::kReview;
+  d.score = 0.25;
+  d.risk = 0.5;
+  d.anomaly = 0.75;
+  d.anomaly_contributions.push_back({"amount_usd", 9000, 2.5});
+  const std::string json = DecisionToJson(d);
+  EXPECT_NE(json.find(R"("score":0.25,"risk":0.5,"anomaly":0.75,"path":"model")"),
+            std::string::npos)
+      << json;
+  EXPECT_NE(json.find(R"("anomaly_contributions":[{"feature":"amount_usd","value":9000,)"
+                      R"("contribution":2.5}],"model":null)"),
+            std::string::npos)
+      << json;
+}
+
 }  // namespace
 }  // namespace verdict

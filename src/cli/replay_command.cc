@@ -69,7 +69,10 @@ void RegisterReplayCommand(CLI::App& app) {
   cmd->add_option("--config", o.pipeline.config_path,
                   "Engine configuration (rules, policy, model); --model and --policy override it");
   cmd->add_option("--decisions", o.decisions_path,
-                  "Write one JSON line per transaction: row, transaction_id, outcome, score, path");
+                  "Write one JSON line per transaction: row, transaction_id, outcome, score, risk, "
+                  "anomaly, path");
+  cmd->add_flag("--decisions-by-risk", o.decisions_by_risk,
+                "Write the decisions file by risk, highest first (default: input order)");
   cmd->add_option("--alert-rate", o.alert_rate,
                   "Alert rate for the model-score metrics (with labels and a model)")
       ->capture_default_str();

@@ -22,6 +22,21 @@ struct TrainFlags {
   bool json = false;
 };
 
+void PrintTypologies(const training::DetectionReport& d) {
+  for (const auto& [name, t] : d.by_typology) {
+    std::printf("  %-22s recall %.4f (%zu of %zu)\n", name.empty() ? "unknown" : name.c_str(),
+                t.recall(), t.detected, t.positives);
+  }
+}
+
+void PrintRanking(const char* name, const training::DetectionReport& d) {
+  std::printf(
+      "hold-out by %s: PR-AUC %.4f; at alert rate %.2f%%: precision %.4f, recall %.4f, "
+      "F1 %.4f\n",
+      name, d.pr_auc, 100 * d.alert_rate, d.precision, d.recall, d.f1);
+  PrintTypologies(d);
+}
+
 int RunTrain(TrainFlags& flags) {
   // Logs go to stderr (stdout carries the report); the engine's warning about its asynchronous
   // journal does not apply to a replay, whose journal is thrown away.
@@ -88,9 +103,15 @@ int RunTrain(TrainFlags& flags) {
       "hold-out: PR-AUC %.4f; at alert rate %.2f%% (score >= %.4g): precision %.4f, "
       "recall %.4f, F1 %.4f\n",
       h.pr_auc, 100 * h.alert_rate, h.threshold, h.precision, h.recall, h.f1);
-  for (const auto& [name, t] : h.by_typology) {
-    std::printf("  %-22s recall %.4f (%zu of %zu)\n", name.empty() ? "unknown" : name.c_str(),
-                t.recall(), t.detected, t.positives);
+  PrintTypologies(h);
+  if (r.holdout_anomaly) PrintRanking("anomaly", *r.holdout_anomaly);
+  PrintRanking("risk", r.holdout_risk);
+  for (const training::UnseenTypology& u : r.unseen) {
+    std::printf(
+        "held out of training: %s, every laundering row at the hold-out thresholds: "
+        "recall by score %.4f, anomaly %.4f, risk %.4f (%zu rows)\n",
+        u.typology.c_str(), u.score.recall(), u.anomaly.recall(), u.risk.recall(),
+        u.risk.positives);
   }
   if (r.holdout_accounts) {
     const auto& a = *r.holdout_accounts;
@@ -149,6 +170,17 @@ void RegisterTrainCommand(CLI::App& app) {
                   "The drift reference describes rows whose sender was known this many days "
                   "(as [drift] min_account_history_days counts live; 0: every row)")
       ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  cmd->add_option("--hold-out-typology", o.holdout_typologies,
+                  "Train without this typology's laundering rows and report it as unseen "
+                  "(repeatable)");
+  cmd->add_option("--anomaly-trees", o.anomaly.trees,
+                  "Trees of the anomaly model (isolation forest; 0: none)")
+      ->capture_default_str();
+  cmd->add_option("--anomaly-sample", o.anomaly.sample_size,
+                  "Training rows each anomaly tree is grown on")
+      ->capture_default_str();
+  cmd->add_option("--anomaly-seed", o.anomaly.seed, "Seed of the anomaly model")
       ->capture_default_str();
   cmd->add_option("--labels-from-cases", flags->labels_from_cases,
                   "An engine's data directory: closed cases' dispositions replace the input's "

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -53,10 +54,17 @@ struct Decision {
   Uuid decision_id;
   std::string transaction_id;
   Outcome outcome = Outcome::kAllow;
-  double score = 0;
+  double score = 0;  // the supervised model's
+  // With a model that has them (model directory's anomaly.txt, risk.json): the anomaly score
+  // and the one risk to rank by (the score when there is no calibration). Not journaled: a
+  // stored or replayed decision has neither.
+  std::optional<double> anomaly;
+  std::optional<double> risk;
   DecisionPath path = DecisionPath::kModel;
   std::vector<Reason> reasons;
   std::vector<Contribution> contributions;
+  // The features that isolate this transaction in the anomaly model (review and block only).
+  std::vector<Contribution> anomaly_contributions;
   ModelRef model;
   PolicyRef policy;
   StageTimings timings;

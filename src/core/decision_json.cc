@@ -8,6 +8,8 @@ void WriteDecisionJson(const Decision& d, JsonWriter& w) {
   w.Key("transaction_id").String(d.transaction_id);
   w.Key("outcome").String(OutcomeName(d.outcome));
   w.Key("score").Double(d.score);
+  if (d.risk) w.Key("risk").Double(*d.risk);
+  if (d.anomaly) w.Key("anomaly").Double(*d.anomaly);
   w.Key("path").String(DecisionPathName(d.path));
   w.Key("reasons").BeginArray();
   for (const Reason& r : d.reasons) {
@@ -21,6 +23,14 @@ void WriteDecisionJson(const Decision& d, JsonWriter& w) {
     w.Key("contribution").Double(c.contribution).EndObject();
   }
   w.EndArray();
+  if (!d.anomaly_contributions.empty()) {
+    w.Key("anomaly_contributions").BeginArray();
+    for (const Contribution& c : d.anomaly_contributions) {
+      w.BeginObject().Key("feature").String(c.feature).Key("value").Double(c.value);
+      w.Key("contribution").Double(c.contribution).EndObject();
+    }
+    w.EndArray();
+  }
   w.Key("model");
   if (d.model.name.empty()) {
     w.Null();

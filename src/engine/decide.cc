@@ -140,7 +140,10 @@ void Engine::ReadFeatures(DecisionRun& run, const AccountState& sender,
 }
 
 void Engine::Score(DecisionRun& run) {
-  if (run.use_model) run.score = run.model->Score(run.view);
+  if (run.use_model) {
+    run.score = run.model->Score(run.view);
+    run.anomaly = run.model->Anomaly(run.view);
+  }
   run.model_done_ns = clock_.MonotonicNanos();
   // The breaker hears the model's outcome here, where it is known: a decision refused later
   // (by the journal) must not leave a half-open probe unreported.
@@ -155,6 +158,10 @@ void Engine::ApplyPolicy(DecisionRun& run) {
   decision.outcome = result.outcome;
   decision.reasons = std::move(result.reasons);
   decision.score = run.score.value_or(0);
+  if (run.score) {
+    decision.anomaly = run.anomaly;
+    decision.risk = run.model->Risk(*run.score, run.anomaly);
+  }
   if (!run.use_model) {
     decision.reasons.push_back({run.drift_frozen ? "DRIFT_FREEZE" : "FALLBACK",
                                 run.drift_frozen ? "drift" : "scheduler",
@@ -170,6 +177,7 @@ void Engine::Explain(DecisionRun& run) {
   if (!run.use_model || decision.outcome == Outcome::kAllow) return;
   const int64_t explain_start_ns = clock_.MonotonicNanos();
   decision.contributions = run.model->Explain(run.view, kTopContributions);
+  decision.anomaly_contributions = run.model->ExplainAnomaly(run.view, kTopContributions);
   run.explain_ns = clock_.MonotonicNanos() - explain_start_ns;
 }
 

@@ -61,6 +61,7 @@ struct DecisionRun {
   FeatureVector features{};
   const FeatureView view{features, kFeatureNames, kFeatureSchemaVersion};
   std::optional<double> score;
+  std::optional<double> anomaly;  // with a model that has an anomaly model
 
   // Monotonic clock readings at the end of each stage; TreeSHAP time counts in the model stage.
   int64_t features_done_ns = 0;

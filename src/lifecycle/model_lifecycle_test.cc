@@ -51,8 +51,8 @@ class ModelLifecycleTest : public ::testing::Test {
   std::unique_ptr<ModelLifecycle> OpenWithTwo() {
     auto lc = Open();
     EXPECT_TRUE(lc->Start(std::nullopt).ok());
-    EXPECT_TRUE(lc->Register({"aml", "1", testing::ModelA(), "", ""}, admin_).ok());
-    EXPECT_TRUE(lc->Register({"aml", "2", testing::ModelB(), "", ""}, admin_).ok());
+    EXPECT_TRUE(lc->Register({"aml", "1", testing::ModelA(), "", "", "", ""}, admin_).ok());
+    EXPECT_TRUE(lc->Register({"aml", "2", testing::ModelB(), "", "", "", ""}, admin_).ok());
     EXPECT_TRUE(lc->Activate("aml", "1", ActivateMode::kPrimary, {}, admin_).ok());
     events_.clear();
     details_.clear();
@@ -86,7 +86,7 @@ TEST_F(ModelLifecycleTest, EmptyUntilAPrimaryIsActivated) {
   auto lc = Open();
   ASSERT_TRUE(lc->Start(std::nullopt).ok());
   EXPECT_EQ(lc->current()->primary, nullptr);
-  ASSERT_TRUE(lc->Register({"aml", "1", testing::ModelA(), "", ""}, admin_).ok());
+  ASSERT_TRUE(lc->Register({"aml", "1", testing::ModelA(), "", "", "", ""}, admin_).ok());
   auto shadow = lc->Activate("aml", "1", ActivateMode::kShadow, {}, admin_);
   EXPECT_EQ(shadow.code(), StatusCode::kFailedPrecondition);
   EXPECT_EQ(lc->Rollback(admin_, "").code(), StatusCode::kFailedPrecondition);
@@ -173,7 +173,7 @@ TEST_F(ModelLifecycleTest, AChangeThatCannotBeJournaledIsNotMade) {
 TEST_F(ModelLifecycleTest, ARegistrationThatCannotBeJournaledIsNotStored) {
   auto lc = OpenWithTwo();
   journal_ok_ = false;
-  EXPECT_EQ(lc->Register({"aml", "3", testing::ModelA(), "", ""}, admin_).status().code(),
+  EXPECT_EQ(lc->Register({"aml", "3", testing::ModelA(), "", "", "", ""}, admin_).status().code(),
             StatusCode::kUnavailable);
   auto found = lc->registry().Find("aml", "3");
   ASSERT_TRUE(found.ok());
@@ -181,7 +181,7 @@ TEST_F(ModelLifecycleTest, ARegistrationThatCannotBeJournaledIsNotStored) {
   EXPECT_TRUE(events_.empty());
   journal_ok_ = true;
   bool created = false;
-  ASSERT_TRUE(lc->Register({"aml", "3", testing::ModelA(), "", ""}, admin_, &created).ok());
+  ASSERT_TRUE(lc->Register({"aml", "3", testing::ModelA(), "", "", "", ""}, admin_, &created).ok());
   EXPECT_TRUE(created);
   EXPECT_EQ(events_, std::vector<std::string>{"models.register aml/3 by key-admin"});
 }
@@ -269,8 +269,8 @@ TEST_F(ModelLifecycleTest, AnAutomaticRollbackNotPersistedIsPersistedByALaterTic
   {
     auto lc = open();
     ASSERT_TRUE(lc->Start(std::nullopt).ok());
-    ASSERT_TRUE(lc->Register({"aml", "1", testing::ModelA(), "", ""}, admin_).ok());
-    ASSERT_TRUE(lc->Register({"aml", "2", testing::ModelB(), "", ""}, admin_).ok());
+    ASSERT_TRUE(lc->Register({"aml", "1", testing::ModelA(), "", "", "", ""}, admin_).ok());
+    ASSERT_TRUE(lc->Register({"aml", "2", testing::ModelB(), "", "", "", ""}, admin_).ok());
     ASSERT_TRUE(lc->Activate("aml", "1", ActivateMode::kPrimary, {}, admin_).ok());
     ASSERT_TRUE(lc->Activate("aml", "2", ActivateMode::kStaged, {}, admin_).ok());
     Compare(*lc->current(), 1000, 2);
@@ -342,12 +342,12 @@ TEST_F(ModelLifecycleTest, RestartRestoresTheActiveSetAndRollout) {
 }
 
 TEST_F(ModelLifecycleTest, ConfiguredModelIsRegisteredAndActivatedOnlyWhenItChanges) {
-  ModelUpload configured{"aml", "1", testing::ModelA(), "", ""};
+  ModelUpload configured{"aml", "1", testing::ModelA(), "", "", "", ""};
   {
     auto lc = Open();
     ASSERT_TRUE(lc->Start(configured).ok());
     EXPECT_EQ(Version(lc->current()->primary), "1");
-    ASSERT_TRUE(lc->Register({"aml", "2", testing::ModelB(), "", ""}, admin_).ok());
+    ASSERT_TRUE(lc->Register({"aml", "2", testing::ModelB(), "", "", "", ""}, admin_).ok());
     ASSERT_TRUE(lc->Activate("aml", "2", ActivateMode::kPrimary, {}, admin_).ok());
   }
   {
@@ -359,14 +359,14 @@ TEST_F(ModelLifecycleTest, ConfiguredModelIsRegisteredAndActivatedOnlyWhenItChan
   {
     // A changed model under the same version is refused at start-up, naming model.version.
     auto lc = Open();
-    Status s = lc->Start(ModelUpload{"aml", "1", testing::ModelB(), "", ""});
+    Status s = lc->Start(ModelUpload{"aml", "1", testing::ModelB(), "", "", "", ""});
     EXPECT_EQ(s.code(), StatusCode::kAlreadyExists);
     EXPECT_EQ(s.field(), "model.version");
   }
   {
     // A new configured version becomes the primary.
     auto lc = Open();
-    ASSERT_TRUE(lc->Start(ModelUpload{"aml", "3", testing::ModelB(), "", ""}).ok());
+    ASSERT_TRUE(lc->Start(ModelUpload{"aml", "3", testing::ModelB(), "", "", "", ""}).ok());
     EXPECT_EQ(Version(lc->current()->primary), "3");
   }
   {
@@ -374,7 +374,7 @@ TEST_F(ModelLifecycleTest, ConfiguredModelIsRegisteredAndActivatedOnlyWhenItChan
     std::string bad = testing::ModelA();
     bad.replace(bad.find("velocity"), 8, "nosuchft");
     auto lc = Open();
-    Status s = lc->Start(ModelUpload{"aml", "4", bad, "", ""});
+    Status s = lc->Start(ModelUpload{"aml", "4", bad, "", "", "", ""});
     EXPECT_EQ(s.field(), "model.path");
     EXPECT_THAT(s.message(), HasSubstr("nosuchft"));
   }

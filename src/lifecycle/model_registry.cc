@@ -18,6 +18,10 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr std::string_view kIndexPrefix = "models/";
+// The optional detection files of a model directory (training/model_directory.h names them
+// too; lifecycle does not depend on training).
+constexpr const char* kAnomalyFileName = "anomaly.txt";
+constexpr const char* kRiskFileName = "risk.json";
 
 Result<std::string> ReadFile(const std::string& path, size_t max_bytes) {
   std::error_code ec;
@@ -188,6 +192,32 @@ Status ValidateModelId(std::string_view value, std::string_view field) {
   return Status::Ok();
 }
 
+namespace {
+
+// The scoring stage with the optional anomaly model and risk calibration, each refused with its
+// own field when malformed.
+Result<std::shared_ptr<const ScoringModel>> CreateScoring(
+    const std::string& name, const std::string& version,
+    std::shared_ptr<const model::Forest> forest, const std::string& anomaly_text,
+    const std::string& risk_json, std::span<const std::string_view> schema) {
+  std::shared_ptr<const model::IsolationForest> anomaly;
+  if (!anomaly_text.empty()) {
+    auto parsed = model::IsolationForest::Parse(anomaly_text);
+    if (!parsed.ok()) return InvalidArgument("anomaly: " + parsed.status().message(), "anomaly");
+    anomaly = *parsed;
+  }
+  std::optional<model::RiskCalibration> risk;
+  if (!risk_json.empty()) {
+    auto parsed = model::RiskCalibration::ParseJson(risk_json);
+    if (!parsed.ok()) return InvalidArgument("risk: " + parsed.status().message(), "risk");
+    risk = *parsed;
+  }
+  return ScoringModel::Create(name, version, std::move(forest), schema, "model", std::move(anomaly),
+                              risk);
+}
+
+}  // namespace
+
 ModelRegistry::ModelRegistry(RegistryOptions options, RegistryStore& store, const Clock& clock)
     : options_(std::move(options)), store_(store), clock_(clock) {}
 
@@ -213,6 +243,13 @@ Status ModelRegistry::WriteFiles(const ModelUpload& upload, const std::string& d
     VERDICT_RETURN_IF_ERROR(
         WriteFileSynced((tmp / "reference.json").string(), upload.reference_json));
   }
+  if (!upload.anomaly_text.empty()) {
+    VERDICT_RETURN_IF_ERROR(
+        WriteFileSynced((tmp / kAnomalyFileName).string(), upload.anomaly_text));
+  }
+  if (!upload.risk_json.empty()) {
+    VERDICT_RETURN_IF_ERROR(WriteFileSynced((tmp / kRiskFileName).string(), upload.risk_json));
+  }
   SyncDir(tmp.string());
   fs::remove_all(final_dir, ec);
   fs::rename(tmp, final_dir, ec);
@@ -225,8 +262,8 @@ Result<ModelRegistry::Checked> ModelRegistry::Check(const ModelUpload& upload) c
   VERDICT_RETURN_IF_ERROR(ValidateModelId(upload.name, "name"));
   VERDICT_RETURN_IF_ERROR(ValidateModelId(upload.version, "version"));
   if (upload.model_json.empty()) return InvalidArgument("model is required", "model");
-  for (const std::string* text :
-       {&upload.model_json, &upload.manifest_json, &upload.reference_json}) {
+  for (const std::string* text : {&upload.model_json, &upload.manifest_json, &upload.reference_json,
+                                  &upload.anomaly_text, &upload.risk_json}) {
     if (text->size() > options_.max_file_bytes) {
       return InvalidArgument(
           "a model file is larger than " + std::to_string(options_.max_file_bytes) + " bytes",
@@ -240,9 +277,9 @@ Result<ModelRegistry::Checked> ModelRegistry::Check(const ModelUpload& upload) c
     return InvalidArgument("model: " + forest.status().message(), "model");
   }
   Checked checked;
-  VERDICT_ASSIGN_OR_RETURN(
-      checked.scoring,
-      ScoringModel::Create(upload.name, upload.version, *forest, options_.schema, "model"));
+  VERDICT_ASSIGN_OR_RETURN(checked.scoring,
+                           CreateScoring(upload.name, upload.version, *forest, upload.anomaly_text,
+                                         upload.risk_json, options_.schema));
   checked.sha256 = (*forest)->sha256();
 
   checked.stored = upload;
@@ -364,7 +401,19 @@ Result<std::shared_ptr<const ScoringModel>> ModelRegistry::Load(std::string_view
   }
   auto forest = model::Forest::LoadXGBoostJson(text);
   if (!forest.ok()) return Internal("stored model: " + forest.status().message());
-  return ScoringModel::Create(entry->name, entry->version, *forest, options_.schema, "model");
+  // Directories stored before the anomaly model and risk calibration existed have neither.
+  std::string anomaly_text;
+  std::string risk_json;
+  std::error_code ec;
+  for (auto [file, out] :
+       {std::pair{kAnomalyFileName, &anomaly_text}, std::pair{kRiskFileName, &risk_json}}) {
+    const std::string path = entry->dir + "/" + file;
+    if (fs::exists(path, ec)) {
+      VERDICT_ASSIGN_OR_RETURN(*out, ReadFile(path, options_.max_file_bytes));
+    }
+  }
+  return CreateScoring(entry->name, entry->version, *forest, anomaly_text, risk_json,
+                       options_.schema);
 }
 
 Status ModelRegistry::CheckJournaled(const ModelEntry& entry) const {
@@ -390,13 +439,27 @@ Result<ModelUpload> ModelRegistry::ReadFromPath(const std::string& path, std::st
   if (fs::is_directory(path, ec)) {
     VERDICT_ASSIGN_OR_RETURN(upload.model_json, ReadFile(path + "/model.json", max_file_bytes));
     for (auto [file, out] : {std::pair{"/manifest.json", &upload.manifest_json},
-                             std::pair{"/reference.json", &upload.reference_json}}) {
+                             std::pair{"/reference.json", &upload.reference_json},
+                             std::pair{"/anomaly.txt", &upload.anomaly_text},
+                             std::pair{"/risk.json", &upload.risk_json}}) {
       if (fs::exists(path + file, ec)) {
         VERDICT_ASSIGN_OR_RETURN(*out, ReadFile(path + file, max_file_bytes));
       }
     }
   } else {
     VERDICT_ASSIGN_OR_RETURN(upload.model_json, ReadFile(path, max_file_bytes));
+    // A model directory's model.json named directly (as `[model] path` does) brings the
+    // directory's anomaly model and risk calibration along.
+    const fs::path file(path);
+    if (file.filename() == "model.json") {
+      for (auto [name, out] : {std::pair{kAnomalyFileName, &upload.anomaly_text},
+                               std::pair{kRiskFileName, &upload.risk_json}}) {
+        const std::string sibling = (file.parent_path() / name).string();
+        if (fs::exists(sibling, ec)) {
+          VERDICT_ASSIGN_OR_RETURN(*out, ReadFile(sibling, max_file_bytes));
+        }
+      }
+    }
   }
   return upload;
 }

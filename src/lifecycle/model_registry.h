@@ -27,6 +27,8 @@ struct ModelUpload {
   std::string model_json;      // XGBoost JSON model text
   std::string manifest_json;   // a JSON object from `verdict train`; empty: none
   std::string reference_json;  // reference distributions (a JSON object); empty: none
+  std::string anomaly_text;    // anomaly model (model/isolation_forest.h format); empty: none
+  std::string risk_json;       // risk calibration (model/risk_calibration.h); empty: none
 };
 
 struct ModelEntry {
@@ -95,8 +97,9 @@ class ModelRegistry {
   Result<std::shared_ptr<const ScoringModel>> Load(std::string_view name,
                                                    std::string_view version) const;
 
-  // Reads a model directory as `verdict train` writes it (model.json, optional manifest.json
-  // and reference.json) or a single XGBoost JSON file, for registration.
+  // Reads a model directory as `verdict train` writes it (model.json, optional manifest.json,
+  // reference.json, anomaly.txt, risk.json) or a single XGBoost JSON file, for registration; a
+  // file named model.json brings its directory's anomaly.txt and risk.json when present.
   static Result<ModelUpload> ReadFromPath(const std::string& path, std::string name,
                                           std::string version, size_t max_file_bytes);
 

@@ -3,6 +3,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <array>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 
@@ -31,7 +33,7 @@ class ModelRegistryTest : public ::testing::Test {
   void TearDown() override { fs::remove_all(dir_); }
 
   ModelUpload Upload(std::string version, std::string text) {
-    return ModelUpload{"aml", std::move(version), std::move(text), "", ""};
+    return ModelUpload{"aml", std::move(version), std::move(text), "", "", "", ""};
   }
 
   fs::path dir_;
@@ -97,20 +99,24 @@ TEST_F(ModelRegistryTest, BadUploadsAreRefusedWithTheirFieldAndStoreNothing) {
       {Upload("1", "{\"learner\":7}"), "model"},
       {Upload("1", "not json"), "model"},
       {Upload("1", ""), "model"},
-      {ModelUpload{"../etc", "1", testing::ModelA(), "", ""}, "name"},
-      {ModelUpload{"aml", "1/2", testing::ModelA(), "", ""}, "version"},
-      {ModelUpload{"aml", "", testing::ModelA(), "", ""}, "version"},
-      {ModelUpload{"aml", "1", testing::ModelA(), "[1]", ""}, "manifest"},
-      {ModelUpload{"aml", "1", testing::ModelA(), "{\"model_sha256\":\"ab\"}", ""},
+      {ModelUpload{"../etc", "1", testing::ModelA(), "", "", "", ""}, "name"},
+      {ModelUpload{"aml", "1/2", testing::ModelA(), "", "", "", ""}, "version"},
+      {ModelUpload{"aml", "", testing::ModelA(), "", "", "", ""}, "version"},
+      {ModelUpload{"aml", "1", testing::ModelA(), "[1]", "", "", ""}, "manifest"},
+      {ModelUpload{"aml", "1", testing::ModelA(), "{\"model_sha256\":\"ab\"}", "", "", ""},
        "manifest.model_sha256"},
-      {ModelUpload{"aml", "1", testing::ModelA(), "{\"feature_schema\":\"features-0\"}", ""},
+      {ModelUpload{"aml", "1", testing::ModelA(), "{\"feature_schema\":\"features-0\"}", "", "",
+                   ""},
        "manifest.feature_schema"},
-      {ModelUpload{"aml", "1", testing::ModelA(), "{\"features\":[\"amount\",\"nope\"]}", ""},
+      {ModelUpload{"aml", "1", testing::ModelA(), "{\"features\":[\"amount\",\"nope\"]}", "", "",
+                   ""},
        "manifest.features"},
-      {ModelUpload{"aml", "1", testing::ModelA(), "", "{bad"}, "reference"},
+      {ModelUpload{"aml", "1", testing::ModelA(), "", "{bad", "", ""}, "reference"},
       // The drift watch could not use these (it found so only at the first decision before).
-      {ModelUpload{"aml", "1", testing::ModelA(), "", R"({"features":{}})"}, "reference.features"},
-      {ModelUpload{"aml", "1", testing::ModelA(), "", testing::Reference({"amount", "nope"})},
+      {ModelUpload{"aml", "1", testing::ModelA(), "", R"({"features":{}})", "", ""},
+       "reference.features"},
+      {ModelUpload{"aml", "1", testing::ModelA(), "", testing::Reference({"amount", "nope"}), "",
+                   ""},
        "reference.features[1].name"},
   };
   std::string unknown_feature = testing::ModelA();
@@ -208,6 +214,89 @@ TEST_F(ModelRegistryTest, ReadsAModelDirectoryOrFile) {
   EXPECT_FALSE(ModelRegistry::ReadFromPath((dir_ / "missing").string(), "a", "1", 1 << 20).ok());
   EXPECT_FALSE(
       ModelRegistry::ReadFromPath((dir_ / "trained" / "model.json").string(), "a", "1", 10).ok());
+}
+
+// An isolation forest over the hand-built model's two features: amount < 100 is typical.
+constexpr const char* kAnomaly =
+    "verdict-iforest 1\nfeatures 2 trees 1 sample 256\ntree 3\nsplit 0 100 1 2\nleaf 255\n"
+    "leaf 1\n";
+constexpr const char* kRisk =
+    R"({"schema":"risk-1","intercept":-1,"score_weight":1,"anomaly_weight":2,)"
+    R"("uses_anomaly":true})";
+
+TEST_F(ModelRegistryTest, AnomalyModelAndRiskCalibrationAreReadStoredAndLoaded) {
+  fs::create_directories(dir_ / "trained");
+  std::ofstream(dir_ / "trained" / "model.json") << testing::ModelA();
+  std::ofstream(dir_ / "trained" / "anomaly.txt") << kAnomaly;
+  std::ofstream(dir_ / "trained" / "risk.json") << kRisk;
+  // Named by its model.json (as `[model] path` does), the directory's files come along.
+  auto upload =
+      ModelRegistry::ReadFromPath((dir_ / "trained" / "model.json").string(), "aml", "5", 1 << 20);
+  ASSERT_TRUE(upload.ok());
+  EXPECT_EQ(upload->anomaly_text, kAnomaly);
+  EXPECT_EQ(upload->risk_json, kRisk);
+  ModelRegistry registry(options_, store_, clock_);
+  auto entry = registry.Register(*upload, "k");
+  ASSERT_TRUE(entry.ok()) << entry.status().message();
+  EXPECT_TRUE(fs::exists(fs::path(entry->dir) / "anomaly.txt"));
+  EXPECT_TRUE(fs::exists(fs::path(entry->dir) / "risk.json"));
+  auto loaded = registry.Load("aml", "5");
+  ASSERT_TRUE(loaded.ok()) << loaded.status().message();
+  ASSERT_TRUE((*loaded)->has_anomaly());
+  std::array<double, 3> unusual = {500, 1, 0};
+  const FeatureView view{unusual, testing::kSchema, "features-test"};
+  const std::optional<double> anomaly = (*loaded)->Anomaly(view);
+  ASSERT_TRUE(anomaly.has_value());
+  EXPECT_GT(*anomaly, 0.8);  // isolated by the first split
+  const auto explained = (*loaded)->ExplainAnomaly(view, 4);
+  ASSERT_EQ(explained.size(), 1u);
+  EXPECT_EQ(explained[0].feature, "amount");
+  EXPECT_EQ(explained[0].value, 500);
+  const double score = (*loaded)->Score(view);
+  auto logit = [](double p) { return std::log(p / (1 - p)); };
+  EXPECT_NEAR((*loaded)->Risk(score, anomaly),
+              1 / (1 + std::exp(-(-1 + logit(score) + 2 * logit(*anomaly)))), 1e-9);
+}
+
+TEST_F(ModelRegistryTest, WithoutTheDetectionFilesRiskIsTheScore) {
+  ModelRegistry registry(options_, store_, clock_);
+  ASSERT_TRUE(registry.Register(Upload("6", testing::ModelA()), "k").ok());
+  auto loaded = registry.Load("aml", "6");
+  ASSERT_TRUE(loaded.ok());
+  std::array<double, 3> values = {500, 1, 0};
+  const FeatureView view{values, testing::kSchema, "features-test"};
+  EXPECT_FALSE((*loaded)->has_anomaly());
+  EXPECT_FALSE((*loaded)->Anomaly(view).has_value());
+  EXPECT_TRUE((*loaded)->ExplainAnomaly(view, 4).empty());
+  EXPECT_EQ((*loaded)->Risk(0.25, std::nullopt), 0.25);
+}
+
+TEST_F(ModelRegistryTest, MalformedDetectionFilesAreRefusedWithTheirField) {
+  ModelRegistry registry(options_, store_, clock_);
+  struct Case {
+    std::string anomaly;
+    std::string risk;
+    std::string field;
+    std::string says;
+  };
+  std::string three_features = kAnomaly;
+  three_features.replace(three_features.find("features 2"), 10, "features 3");
+  const Case cases[] = {
+      {"verdict-iforest 1\nfeatures 2 trees 1 sample 256\ntree 1\ntwig\n", "", "anomaly", "line 4"},
+      {three_features, "", "anomaly", "3 features"},
+      {"", kRisk, "risk", "no anomaly model"},
+      {kAnomaly, R"({"schema":"risk-1"})", "risk", "intercept"},
+  };
+  for (const Case& c : cases) {
+    ModelUpload upload = Upload("7", testing::ModelA());
+    upload.anomaly_text = c.anomaly;
+    upload.risk_json = c.risk;
+    auto entry = registry.Register(upload, "k");
+    ASSERT_FALSE(entry.ok()) << c.says;
+    EXPECT_EQ(entry.status().field(), c.field) << entry.status().message();
+    EXPECT_THAT(entry.status().message(), HasSubstr(c.says));
+  }
+  EXPECT_FALSE(fs::exists(dir_ / "models" / "aml" / "7"));
 }
 
 }  // namespace

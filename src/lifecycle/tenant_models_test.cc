@@ -26,8 +26,10 @@ class TenantModelsTest : public ::testing::Test {
     ASSERT_TRUE(created.ok());
     deployment_ = std::move(created).value();
     ASSERT_TRUE(deployment_->Start(std::nullopt).ok());
-    ASSERT_TRUE(deployment_->Register({"aml", "1", testing::ModelA(), "", ""}, operator_).ok());
-    ASSERT_TRUE(deployment_->Register({"aml", "2", testing::ModelB(), "", ""}, operator_).ok());
+    ASSERT_TRUE(
+        deployment_->Register({"aml", "1", testing::ModelA(), "", "", "", ""}, operator_).ok());
+    ASSERT_TRUE(
+        deployment_->Register({"aml", "2", testing::ModelB(), "", "", "", ""}, operator_).ok());
     ASSERT_TRUE(deployment_->Activate("aml", "1", ActivateMode::kPrimary, {}, operator_).ok());
   }
   void TearDown() override { fs::remove_all(dir_); }
@@ -56,7 +58,9 @@ class TenantModelsTest : public ::testing::Test {
     auto alpha = models.OwnOrCreate("alpha");
     ASSERT_TRUE(alpha.ok());
     ASSERT_TRUE(
-        (*alpha)->Register({"alpha-model", "1", testing::ModelB(), "", ""}, alpha_admin_).ok());
+        (*alpha)
+            ->Register({"alpha-model", "1", testing::ModelB(), "", "", "", ""}, alpha_admin_)
+            .ok());
     ASSERT_TRUE(
         (*alpha)->Activate("alpha-model", "1", ActivateMode::kPrimary, {}, alpha_admin_).ok());
   }
@@ -86,8 +90,9 @@ TEST_F(TenantModelsTest, TenantsUseTheDeploymentsModelsUntilTheyActivateTheirOwn
   auto alpha = models->OwnOrCreate("alpha");
   ASSERT_TRUE(alpha.ok()) << alpha.status().message();
   // Registering alone changes nothing: alpha still decides with the deployment's primary.
-  ASSERT_TRUE(
-      (*alpha)->Register({"alpha-model", "1", testing::ModelB(), "", ""}, alpha_admin_).ok());
+  ASSERT_TRUE((*alpha)
+                  ->Register({"alpha-model", "1", testing::ModelB(), "", "", "", ""}, alpha_admin_)
+                  .ok());
   EXPECT_EQ(Decider(*models, "alpha"), "aml/1");
   EXPECT_FALSE(models->Current("alpha").own);
 
@@ -106,8 +111,9 @@ TEST_F(TenantModelsTest, AnotherTenantsModelIsNotFound) {
   auto models = Make();
   auto alpha = models->OwnOrCreate("alpha");
   ASSERT_TRUE(alpha.ok());
-  ASSERT_TRUE(
-      (*alpha)->Register({"alpha-model", "1", testing::ModelB(), "", ""}, alpha_admin_).ok());
+  ASSERT_TRUE((*alpha)
+                  ->Register({"alpha-model", "1", testing::ModelB(), "", "", "", ""}, alpha_admin_)
+                  .ok());
   auto beta = models->OwnOrCreate("beta");
   ASSERT_TRUE(beta.ok());
   Status activated = (*beta)->Activate("alpha-model", "1", ActivateMode::kPrimary, {}, beta_admin_);
@@ -117,7 +123,7 @@ TEST_F(TenantModelsTest, AnotherTenantsModelIsNotFound) {
   for (const ModelEntry& e : *listed) EXPECT_NE(e.name, "alpha-model");
   EXPECT_EQ(Decider(*models, "beta"), "aml/1");
   // Nor can a tenant overwrite a deployment model's name and version with another model.
-  auto clash = (*beta)->Register({"aml", "1", testing::ModelB(), "", ""}, beta_admin_);
+  auto clash = (*beta)->Register({"aml", "1", testing::ModelB(), "", "", "", ""}, beta_admin_);
   EXPECT_EQ(clash.status().code(), StatusCode::kAlreadyExists);
 }
 
@@ -174,7 +180,8 @@ TEST_F(TenantModelsTest, RollingBackATenantsFirstPrimaryFollowsTheDeploymentAgai
 // After a restart, a tenant's candidate is compared with the deployment's primary as it is
 // then, and the history entry that means "the deployment's" survives.
 TEST_F(TenantModelsTest, AnInheritedPrimaryIsResolvedAgainAtRestart) {
-  ASSERT_TRUE(deployment_->Register({"aml", "3", testing::ModelA(), "", ""}, operator_).ok());
+  ASSERT_TRUE(
+      deployment_->Register({"aml", "3", testing::ModelA(), "", "", "", ""}, operator_).ok());
   {
     auto models = Make();
     auto alpha = models->OwnOrCreate("alpha");

@@ -14,6 +14,9 @@ namespace verdict::training {
 inline constexpr const char* kModelFile = "model.json";
 inline constexpr const char* kManifestFile = "manifest.json";
 inline constexpr const char* kReferenceFile = "reference.json";
+inline constexpr const char* kAnomalyFile = "anomaly.txt";  // optional: isolation forest
+inline constexpr const char* kRiskFile = "risk.json";       // optional: risk calibration
+inline constexpr const char* kCardFile = "card.md";         // the model card, for people
 inline constexpr const char* kManifestSchema = "manifest-1";
 
 struct ManifestIdentity {

@@ -1,8 +1,10 @@
 #include "training/replay.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <deque>
+#include <vector>
 
 #include "common/json_writer.h"
 
@@ -100,14 +102,10 @@ void WriteDecisionLine(const Item& item, std::string& line, std::FILE* out) {
   JsonWriter w(line);
   w.BeginObject().Key("row").Uint(item.row).Key("transaction_id").String(item.transaction_id);
   if (d.ok) {
-    w.Key("outcome")
-        .String(OutcomeName(d.outcome))
-        .Key("score")
-        .Double(d.score)
-        .Key("path")
-        .String(DecisionPathName(d.path))
-        .Key("reasons")
-        .BeginArray();
+    w.Key("outcome").String(OutcomeName(d.outcome)).Key("score").Double(d.score);
+    if (d.risk) w.Key("risk").Double(*d.risk);
+    if (d.anomaly) w.Key("anomaly").Double(*d.anomaly);
+    w.Key("path").String(DecisionPathName(d.path)).Key("reasons").BeginArray();
     for (const std::string& code : d.reason_codes) w.String(code);
     w.EndArray();
   } else {
@@ -116,6 +114,66 @@ void WriteDecisionLine(const Item& item, std::string& line, std::FILE* out) {
   w.EndObject();
   line += '\n';
   std::fwrite(line.data(), 1, line.size(), out);
+}
+
+// Every decision line, in input order or by risk (highest first, stable).
+void WriteDecisions(const std::deque<Item>& items, bool by_risk, std::FILE* out) {
+  std::string line;
+  if (!by_risk) {
+    for (const Item& item : items) WriteDecisionLine(item, line, out);
+    return;
+  }
+  std::vector<const Item*> order;
+  for (const Item& item : items) order.push_back(&item);
+  auto risk_of = [](const Item* item) {
+    const ReplayedDecision& d = item->decision;
+    return d.ok && d.risk ? *d.risk : -1.0;
+  };
+  std::stable_sort(order.begin(), order.end(),
+                   [&](const Item* a, const Item* b) { return risk_of(a) > risk_of(b); });
+  for (const Item* item : order) WriteDecisionLine(*item, line, out);
+}
+
+// The labelled rows' scores of every ranking the decisions carry.
+struct Rankings {
+  std::vector<uint8_t> flags;
+  std::vector<double> scores;
+  std::vector<double> anomalies;
+  std::vector<double> risks;
+  std::vector<uint8_t> labels;
+  std::vector<std::string> typologies;
+  bool any_anomaly = false;
+  bool any_risk = false;
+
+  void Add(const Item& item) {
+    const ReplayedDecision& d = item.decision;
+    flags.push_back(Flagged(d));
+    scores.push_back(d.score);
+    // A decision without one (refused, or on the fallback path) ranks last.
+    anomalies.push_back(d.anomaly.value_or(0));
+    risks.push_back(d.risk.value_or(0));
+    any_anomaly = any_anomaly || d.anomaly.has_value();
+    any_risk = any_risk || d.risk.has_value();
+    labels.push_back(*item.label);
+    typologies.push_back(item.typology);
+  }
+};
+
+// Detection of the labelled rows by the decisions, the score, the anomaly and risk.
+void EvaluateRankings(const Rankings& r, bool has_model, double alert_rate, ReplayReport& report) {
+  report.labelled = !r.labels.empty();
+  if (!report.labelled) return;
+  report.policy_detection = EvaluateFlags(r.flags, r.labels, r.typologies);
+  if (!has_model) return;
+  // PR-AUC of the policy's ranking needs a score; with a model it is the model score's.
+  report.policy_detection.pr_auc = AveragePrecision(r.scores, r.labels);
+  report.score_detection = EvaluateAtRate(r.scores, r.labels, r.typologies, alert_rate);
+  if (r.any_anomaly) {
+    report.anomaly_detection = EvaluateAtRate(r.anomalies, r.labels, r.typologies, alert_rate);
+  }
+  if (r.any_risk) {
+    report.risk_detection = EvaluateAtRate(r.risks, r.labels, r.typologies, alert_rate);
+  }
 }
 
 }  // namespace
@@ -174,10 +232,7 @@ Result<ReplayReport> Replay(const ReplayOptions& options) {
   report.bad_rows = stats.bad_rows;
   report.bad_row_samples = stats.bad_row_samples;
 
-  std::vector<uint8_t> flags;
-  std::vector<double> scores;
-  std::vector<uint8_t> labels;
-  std::vector<std::string> typologies;
+  Rankings rankings;
   std::optional<AccountEvaluator> by_policy;
   std::optional<AccountEvaluator> by_score;
   if (amlsim_folder) {
@@ -185,36 +240,22 @@ Result<ReplayReport> Replay(const ReplayOptions& options) {
     by_score.emplace(*reader->account_fraud_steps());
   }
   size_t decided = 0;
-  std::string line;
   for (const Item& item : items) {
     const ReplayedDecision& d = item.decision;
     decided += CountDecision(item, report) ? 1 : 0;
-    if (item.label.has_value()) {
-      flags.push_back(Flagged(d));
-      scores.push_back(d.score);
-      labels.push_back(*item.label);
-      typologies.push_back(item.typology);
-    }
+    if (item.label.has_value()) rankings.Add(item);
     if (by_policy) {
       by_policy->Add(item.sender, item.receiver, item.step, Flagged(d) ? 1.0 : 0.0);
       by_score->Add(item.sender, item.receiver, item.step, d.score);
     }
-    if (decisions != nullptr) WriteDecisionLine(item, line, decisions);
   }
-  if (decisions != nullptr && std::fclose(decisions) != 0) {
-    return Internal(options.decisions_path + ": write failed");
+  if (decisions != nullptr) {
+    WriteDecisions(items, options.decisions_by_risk, decisions);
+    if (std::fclose(decisions) != 0) return Internal(options.decisions_path + ": write failed");
   }
   report.alert_rate =
       decided == 0 ? 0 : static_cast<double>(report.outcomes[1] + report.outcomes[2]) / decided;
-  report.labelled = !labels.empty();
-  if (report.labelled) {
-    report.policy_detection = EvaluateFlags(flags, labels, typologies);
-    // PR-AUC of the policy's ranking needs a score; with a model it is the model score's.
-    if (pipeline->has_model()) {
-      report.policy_detection.pr_auc = AveragePrecision(scores, labels);
-      report.score_detection = EvaluateAtRate(scores, labels, typologies, options.alert_rate);
-    }
-  }
+  EvaluateRankings(rankings, pipeline->has_model(), options.alert_rate, report);
   if (by_policy) {
     // Flags enter as scores 0 and 1: an account is flagged when one of its transactions was.
     report.policy_accounts = by_policy->EvaluateAtThreshold(1.0);
@@ -285,6 +326,14 @@ std::string ReplayReportJson(const ReplayReport& r) {
       w.Key("score_detection");
       WriteDetectionJson(w, *r.score_detection);
     }
+    if (r.anomaly_detection) {
+      w.Key("anomaly_detection");
+      WriteDetectionJson(w, *r.anomaly_detection);
+    }
+    if (r.risk_detection) {
+      w.Key("risk_detection");
+      WriteDetectionJson(w, *r.risk_detection);
+    }
   }
   if (r.policy_accounts) {
     w.Key("accounts");
@@ -327,6 +376,8 @@ std::string ReplayReportText(const ReplayReport& r) {
             .c_str());
     out += DetectionText(buf, *r.score_detection);
   }
+  if (r.anomaly_detection) out += DetectionText("anomaly score", *r.anomaly_detection);
+  if (r.risk_detection) out += DetectionText("risk", *r.risk_detection);
   if (r.policy_accounts) out += AccountText("accounts (review or block)", *r.policy_accounts);
   if (r.score_accounts) out += AccountText("accounts (model score)", *r.score_accounts);
   for (const BadRow& b : r.bad_row_samples) {

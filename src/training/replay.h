@@ -23,7 +23,10 @@ struct ReplayOptions {
   ReaderOptions reader;
   PipelineOptions pipeline;
   std::string decisions_path;  // non-empty: one JSON line per transaction
-  double alert_rate = 0.01;    // operating point of the score-based metrics
+  // The decisions file by risk, highest first (ties and rows without a risk in input order)
+  // instead of in input order; holds every line in memory until the end.
+  bool decisions_by_risk = false;
+  double alert_rate = 0.01;  // operating point of the score-based metrics
   std::function<void(size_t rows, double seconds)> progress;  // every 10,000 rows
 };
 
@@ -46,6 +49,10 @@ struct ReplayReport {
   DetectionReport policy_detection;
   // With labels and a model: the score ranked at `alert_rate`.
   std::optional<DetectionReport> score_detection;
+  // With labels and a model with an anomaly model: the anomaly score at `alert_rate`; with
+  // labels and a model: risk at `alert_rate` (the score itself without a risk calibration).
+  std::optional<DetectionReport> anomaly_detection;
+  std::optional<DetectionReport> risk_detection;
   // AMLSim folders: account level, by review/block and by the score at `alert_rate`.
   std::optional<AccountEvaluator::Report> policy_accounts;
   std::optional<AccountEvaluator::Report> score_accounts;

@@ -78,6 +78,8 @@ void ReplayPipeline::Decide(const Transaction& txn, ReplayedDecision* out) {
                       out->outcome = d->outcome;
                       out->path = d->path;
                       out->score = d->score;
+                      out->anomaly = d->anomaly;
+                      out->risk = d->risk;
                       for (const Reason& r : d->reasons) out->reason_codes.push_back(r.code);
                     } else {
                       out->error = d.status().ToString();

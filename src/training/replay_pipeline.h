@@ -7,6 +7,7 @@
 #include <atomic>
 #include <deque>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,8 @@ struct ReplayedDecision {
   Outcome outcome = Outcome::kAllow;
   DecisionPath path = DecisionPath::kFallback;
   double score = 0;
+  std::optional<double> anomaly;  // with a model that has an anomaly model
+  std::optional<double> risk;     // whenever the model scored
   std::vector<std::string> reason_codes;
 };
 

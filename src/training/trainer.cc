@@ -13,6 +13,8 @@
 #include "model/forest.h"
 #include "monitor/drift_options.h"
 #include "monitor/reference_distribution.h"
+#include "training/holdout_evaluation.h"
+#include "training/model_card.h"
 #include "training/model_directory.h"
 
 namespace verdict::training {
@@ -87,11 +89,17 @@ struct Split {
 };
 
 // Splits the set and counts each part's rows and positives into `result`.
-Split SplitRows(const TrainingSet& set, const std::vector<size_t>& excluded, TrainResult& result) {
+// Positives of a held-out typology are left out of the training part.
+Split SplitRows(const TrainOptions& options, const TrainingSet& set,
+                const std::vector<size_t>& excluded, TrainResult& result) {
   Split split;
   for (size_t i = 0; i < set.rows; ++i) {
     if (!set.labelled[i]) continue;
     if (set.timestamps[i] < result.split_us) {
+      if (IsHeldOutPositive(options, set, i)) {
+        ++result.train_dropped_positives;
+        continue;
+      }
       split.train_rows.push_back(i);
       split.train_x.insert(split.train_x.end(), set.Row(i), set.Row(i) + kFeatureCount);
       for (size_t f : excluded) {
@@ -123,28 +131,20 @@ double Score(const model::Forest& forest, const TrainingSet& set, size_t i) {
   return forest.Probability(forest.PredictMargin(set.Row(i)));
 }
 
-// Detection on the hold-out rows at the alert rate (and per account, where the input says
-// when each account's laundering began), into `result`.
-void EvaluateHoldout(const TrainOptions& options, const TrainingSet& set,
-                     const std::vector<size_t>& holdout_rows, const model::Forest& forest,
-                     TrainResult& result) {
-  std::vector<double> scores;
-  std::vector<uint8_t> labels;
-  std::vector<std::string> typologies;
-  std::optional<AccountEvaluator> accounts;
-  if (!set.fraud_step.empty()) accounts.emplace(set.fraud_step);
-  for (size_t i : holdout_rows) {
-    scores.push_back(Score(forest, set, i));
-    labels.push_back(set.labels[i]);
-    typologies.push_back(set.typologies[i]);
-    if (accounts) {
-      accounts->Add(set.senders[i], set.receivers[i],
-                    (set.timestamps[i] - options.reader.amlsim_epoch_us) / kMicrosPerDay,
-                    scores.back());
+// Every held-out typology must name positives of the input, so a misspelt name is an error
+// rather than a run that held nothing out.
+Status CheckHeldOutTypologies(const TrainOptions& options, const TrainingSet& set) {
+  for (const std::string& name : options.holdout_typologies) {
+    bool found = false;
+    for (size_t i = 0; i < set.rows && !found; ++i) {
+      found = set.labels[i] && set.typologies[i] == name;
+    }
+    if (!found) {
+      return InvalidArgument("hold-out-typology: no laundering row of typology '" + name + "'",
+                             "hold-out-typology");
     }
   }
-  result.holdout = EvaluateAtRate(scores, labels, typologies, options.alert_rate);
-  if (accounts) result.holdout_accounts = accounts->Evaluate(options.alert_rate);
+  return Status::Ok();
 }
 
 // The training rows the reference describes: those whose sender the engine had known for
@@ -188,6 +188,54 @@ Result<monitor::ReferenceDistribution> BuildReference(const TrainOptions& option
   VERDICT_ASSIGN_OR_RETURN(monitor::ReferenceDistribution distribution, reference.Build());
   distribution.min_account_history_days = min_days;
   return distribution;
+}
+
+void WriteTypologyRecall(JsonWriter& w, const TypologyRecall& r) {
+  w.BeginObject()
+      .Key("positives")
+      .Uint(r.positives)
+      .Key("detected")
+      .Uint(r.detected)
+      .Key("recall")
+      .Double(r.recall())
+      .EndObject();
+}
+
+// The manifest's anomaly, risk and held-out typology sections.
+void WriteDetectionSections(JsonWriter& w, const TrainOptions& options, const TrainResult& r) {
+  w.Key("holdout_typologies").BeginArray();
+  for (const std::string& name : options.holdout_typologies) w.String(name);
+  w.EndArray().Key("train_dropped_positives").Uint(r.train_dropped_positives);
+  if (r.holdout_anomaly) {
+    w.Key("anomaly")
+        .BeginObject()
+        .Key("file")
+        .String(kAnomalyFile)
+        .Key("trees")
+        .Uint(options.anomaly.trees)
+        .Key("sample_size")
+        .Uint(options.anomaly.sample_size)
+        .Key("seed")
+        .Uint(options.anomaly.seed)
+        .EndObject()
+        .Key("holdout_anomaly");
+    WriteDetectionJson(w, *r.holdout_anomaly);
+  }
+  w.Key("risk").Raw(r.risk.Json().substr(0, r.risk.Json().size() - 1)).Key("holdout_risk");
+  WriteDetectionJson(w, r.holdout_risk);
+  w.Key("unseen").BeginArray();
+  for (const UnseenTypology& u : r.unseen) {
+    w.BeginObject().Key("typology").String(u.typology).Key("score");
+    WriteTypologyRecall(w, u.score);
+    if (r.holdout_anomaly) {
+      w.Key("anomaly");
+      WriteTypologyRecall(w, u.anomaly);
+    }
+    w.Key("risk");
+    WriteTypologyRecall(w, u.risk);
+    w.EndObject();
+  }
+  w.EndArray();
 }
 
 // manifest.json: what was trained, from what, how, and how well it detects on the hold-out.
@@ -256,6 +304,7 @@ std::string ManifestJson(const TrainOptions& options, const TrainingSet& set,
     w.Key("holdout_accounts");
     WriteAccountJson(w, *result.holdout_accounts);
   }
+  WriteDetectionSections(w, options, result);
   w.EndObject();
   manifest += "\n";
   return manifest;
@@ -290,7 +339,8 @@ Result<TrainResult> Train(const TrainOptions& options, const Log& log) {
   result.features_seconds = SecondsSince(start);
   result.split_us = HoldoutSplitTime(set, options.holdout_fraction);
 
-  Split split = SplitRows(set, excluded, result);
+  VERDICT_RETURN_IF_ERROR(CheckHeldOutTypologies(options, set));
+  Split split = SplitRows(options, set, excluded, result);
   if (split.holdout_rows.empty()) return InvalidArgument("the hold-out part is empty", "holdout");
   say("split at " + FormatRfc3339Micros(result.split_us) + ": " +
       std::to_string(result.train_rows) + " training rows (" +
@@ -318,7 +368,14 @@ Result<TrainResult> Train(const TrainOptions& options, const Log& log) {
   result.sha256 = Sha256Hex(model_json);
   result.trees = forest->num_trees();
   result.model_bytes = model_json.size();
-  EvaluateHoldout(options, set, split.holdout_rows, *forest, result);
+  std::shared_ptr<const model::IsolationForest> anomaly;
+  if (options.anomaly.trees > 0) {
+    say("training the anomaly model: " + std::to_string(options.anomaly.trees) + " trees");
+    IsolationForestParams anomaly_params = options.anomaly;
+    anomaly_params.excluded_features = excluded;
+    anomaly = TrainIsolationForest(set.x, kFeatureCount, split.train_rows, anomaly_params);
+  }
+  EvaluateHoldout(options, set, split.holdout_rows, *forest, anomaly.get(), result);
 
   say("building reference distributions");
   VERDICT_ASSIGN_OR_RETURN(monitor::ReferenceDistribution distribution,
@@ -328,6 +385,14 @@ Result<TrainResult> Train(const TrainOptions& options, const Log& log) {
   VERDICT_RETURN_IF_ERROR(WriteFileAtomically(options.out_dir + "/" + kModelFile, model_json));
   VERDICT_RETURN_IF_ERROR(
       monitor::WriteReferenceFile(distribution, options.out_dir + "/" + kReferenceFile));
+  if (anomaly) {
+    VERDICT_RETURN_IF_ERROR(
+        WriteFileAtomically(options.out_dir + "/" + kAnomalyFile, anomaly->Serialize()));
+  }
+  VERDICT_RETURN_IF_ERROR(
+      WriteFileAtomically(options.out_dir + "/" + kRiskFile, result.risk.Json()));
+  VERDICT_RETURN_IF_ERROR(WriteFileAtomically(options.out_dir + "/" + kCardFile,
+                                              ModelCardMarkdown(options, result, names)));
   VERDICT_RETURN_IF_ERROR(
       WriteFileAtomically(options.out_dir + "/" + kManifestFile, result.manifest_json));
   say("wrote " + options.out_dir + " (" + std::to_string(result.trees) + " trees, " +

@@ -1,7 +1,8 @@
 // Trainer: `verdict train` as a library. Replays a labelled history through the engine's
-// feature code, splits it by time (the last part is held out), trains XGBoost, scores the
-// hold-out with the engine's own forest evaluator, and writes the model directory
-// (model.json, manifest.json, reference.json). One call per training; no shared state.
+// feature code, splits it by time (the last part is held out), trains XGBoost and an isolation
+// forest on the training part, scores the hold-out with the engine's own evaluators, fits the
+// risk calibration there, and writes the model directory (model.json, manifest.json,
+// reference.json, anomaly.txt, risk.json, card.md). One call per training; no shared state.
 #pragma once
 
 #include <functional>
@@ -11,7 +12,10 @@
 
 #include "common/result.h"
 #include "formats/transaction_reader.h"
+#include "model/isolation_forest.h"
 #include "training/detection_metrics.h"
+#include "training/isolation_forest_trainer.h"
+#include "model/risk_calibration.h"
 #include "training/training_set.h"
 #include "training/xgboost_booster.h"
 
@@ -41,6 +45,21 @@ struct TrainOptions {
   // training row, so no tree splits on them. For features that leak how the data was made (a
   // simulator's channel mix, say) rather than behaviour.
   std::vector<std::string> exclude_features;
+  // Typologies held out of training (`--hold-out-typology`): their positive rows are dropped
+  // from the training part (supervised model, anomaly model and risk calibration never see
+  // them) and every one of them, in either part, is scored as unseen.
+  std::vector<std::string> holdout_typologies;
+  // The anomaly model (anomaly.txt), trained on the training part's feature rows; trees = 0:
+  // none (risk is then the calibrated score alone).
+  IsolationForestParams anomaly;
+};
+
+// Recall of one held-out typology's rows (both parts) at each ranking's hold-out threshold.
+struct UnseenTypology {
+  std::string typology;
+  TypologyRecall score;
+  TypologyRecall anomaly;
+  TypologyRecall risk;
 };
 
 struct TrainResult {
@@ -56,7 +75,12 @@ struct TrainResult {
   size_t train_positives = 0;
   size_t holdout_rows = 0;
   size_t holdout_positives = 0;
-  DetectionReport holdout;
+  size_t train_dropped_positives = 0;              // held-out typologies' training rows left out
+  DetectionReport holdout;                         // by the supervised score
+  std::optional<DetectionReport> holdout_anomaly;  // by the anomaly score
+  DetectionReport holdout_risk;                    // by risk
+  std::vector<UnseenTypology> unseen;              // one per held-out typology
+  model::RiskCalibration risk;
   std::optional<AccountEvaluator::Report> holdout_accounts;  // AMLSim folders
   std::string sha256;
   size_t trees = 0;

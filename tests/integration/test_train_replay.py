@@ -63,6 +63,47 @@ class TrainReplayTest(unittest.TestCase):
         self.assertEqual(reference["min_account_history_days"], 7)
         self.assertLess(reference["rows"], manifest["split"]["train_rows"])
 
+    def test_anomaly_risk_and_card(self):
+        with open(os.path.join(self.model, "anomaly.txt")) as f:
+            self.assertTrue(f.readline().startswith("verdict-iforest 1"))
+        with open(os.path.join(self.model, "risk.json")) as f:
+            risk = json.load(f)
+        self.assertEqual(risk["schema"], "risk-1")
+        self.assertTrue(risk["uses_anomaly"])
+        manifest = self.train["manifest"]
+        self.assertEqual(manifest["anomaly"]["trees"], 100)
+        for key in ("holdout_anomaly", "holdout_risk"):
+            self.assertGreater(manifest[key]["pr_auc"], 0, key)
+            self.assertIn("recall_by_typology", manifest[key])
+        self.assertEqual(manifest["risk"]["schema"], "risk-1")
+        with open(os.path.join(self.model, "card.md")) as f:
+            card = f.read()
+        for heading in ("## Data", "## Features", "## Models", "## Figures"):
+            self.assertIn(heading, card)
+        self.assertIn("| risk |", card)
+
+    def test_held_out_typology_is_dropped_from_training_and_scored_as_unseen(self):
+        model = os.path.join(self.tmp.name, "held")
+        train = json.loads(run("train", "--input", self.data, "--out", model, "--rounds", "20",
+                               "--threads", "2", "--hold-out-typology", "fan_in", "--json"))
+        manifest = train["manifest"]
+        self.assertEqual(manifest["holdout_typologies"], ["fan_in"])
+        dropped = manifest["train_dropped_positives"]
+        self.assertGreater(dropped, 0)
+        full = self.train["manifest"]["split"]
+        self.assertEqual(manifest["split"]["train_positives"] + dropped, full["train_positives"])
+        [unseen] = manifest["unseen"]
+        self.assertEqual(unseen["typology"], "fan_in")
+        in_holdout = manifest["holdout"]["recall_by_typology"].get("fan_in", {})
+        self.assertEqual(unseen["risk"]["positives"], dropped + in_holdout.get("positives", 0))
+        with open(os.path.join(model, "card.md")) as f:
+            self.assertIn("fan_in (held out)", f.read())
+        out = subprocess.run([BINARY, "train", "--input", self.data, "--out", model,
+                              "--hold-out-typology", "no_such_typology"],
+                             capture_output=True, text=True)
+        self.assertNotEqual(out.returncode, 0)
+        self.assertIn("no_such_typology", out.stderr)
+
     def test_replay_detects_every_typology(self):
         policy = os.path.join(SOURCE_DIR, "config", "policy", "demo.policy")
         decisions = os.path.join(self.tmp.name, "decisions.jsonl")
@@ -85,6 +126,23 @@ class TrainReplayTest(unittest.TestCase):
         first = json.loads(lines[0])
         self.assertEqual(first["row"], 0)
         self.assertIn(first["outcome"], ("allow", "review", "block"))
+
+    def test_replay_carries_and_sorts_by_risk(self):
+        decisions = os.path.join(self.tmp.name, "by_risk.jsonl")
+        report = json.loads(run("replay", "--input", self.data, "--model", self.model,
+                                "--json", "--quiet", "--decisions", decisions,
+                                "--decisions-by-risk"))
+        for key in ("score_detection", "anomaly_detection", "risk_detection"):
+            self.assertGreater(report[key]["pr_auc"], 0, key)
+            self.assertIn("recall_by_typology", report[key])
+        with open(decisions) as f:
+            lines = [json.loads(line) for line in f]
+        self.assertEqual(len(lines), report["transactions"])
+        risks = [d["risk"] for d in lines]
+        self.assertEqual(risks, sorted(risks, reverse=True))
+        self.assertTrue(all(0 <= r <= 1 for r in risks))
+        self.assertTrue(all(0 < d["anomaly"] <= 1 for d in lines))
+        self.assertNotEqual(lines[0]["row"], 0)  # not input order
 
     def test_backtest_against_fixed_rules(self):
         policy = os.path.join(SOURCE_DIR, "config", "policy", "demo.policy")
