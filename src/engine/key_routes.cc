@@ -4,6 +4,7 @@
 
 #include "api/error_response.h"
 #include "common/json_writer.h"
+#include "engine/admin_ledger.h"
 
 namespace verdict {
 namespace {
@@ -67,22 +68,14 @@ security::KeyAuditHook JournalKeyAudit(journal::Journal& journal) {
 
 security::KeyLedger JournalKeyLedger(const journal::Journal& journal) {
   return [&journal](std::string_view tenant) -> Result<std::vector<security::KeyLedgerEntry>> {
-    constexpr size_t kPage = 1000;
     std::vector<security::KeyLedgerEntry> out;
-    uint64_t before = UINT64_MAX;
-    for (;;) {
-      VERDICT_ASSIGN_OR_RETURN(std::vector<journal::JournalRecord> page,
-                               journal.ListAdminEvents(tenant, kPage, before));
-      for (const journal::JournalRecord& r : page) {
-        const journal::AdminAction& a = r.admin;
-        std::optional<security::KeyLedgerEntry> entry =
-            security::KeyLedgerEntryOf(a.action, a.object, a.details_json);
-        if (!entry) continue;
-        out.push_back(std::move(*entry));
-      }
-      if (page.size() < kPage) return out;
-      before = page.back().seq;
-    }
+    VERDICT_RETURN_IF_ERROR(VisitAdminEvents(journal, tenant, [&](const journal::AdminAction& a) {
+      std::optional<security::KeyLedgerEntry> entry =
+          security::KeyLedgerEntryOf(a.action, a.object, a.details_json);
+      if (entry) out.push_back(std::move(*entry));
+      return true;
+    }));
+    return out;
   };
 }
 

@@ -24,8 +24,6 @@ double SecondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-constexpr int64_t kMicrosPerDay = int64_t{86'400} * 1'000'000;
-
 void WriteParams(JsonWriter& w, const BoosterParams& p, double scale_pos_weight) {
   w.BeginObject()
       .Key("objective")
