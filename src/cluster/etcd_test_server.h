@@ -47,7 +47,15 @@ class EtcdTestServer {
   bool ready() const { return ready_; }
   const std::string& url() const { return url_; }
   // Stops (SIGSTOP) or resumes (SIGCONT) the server: a network cut as the client sees it.
-  void Pause(bool paused) { ::kill(pid_, paused ? SIGSTOP : SIGCONT); }
+  // A stop is delivered asynchronously: Pause(true) returns once the server has stopped (the
+  // child's stop reported by waitpid), so nothing it answers afterwards was sent before.
+  void Pause(bool paused) {
+    ::kill(pid_, paused ? SIGSTOP : SIGCONT);
+    if (paused) {
+      int status = 0;
+      ::waitpid(pid_, &status, WUNTRACED);
+    }
+  }
 
  private:
   bool Start(int attempt) {
