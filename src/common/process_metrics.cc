@@ -3,6 +3,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -11,6 +12,13 @@
 
 namespace verdict {
 namespace {
+
+// A non-negative number, or -1 when `text` is not one (never throws: a scrape must not fail).
+double ParseNumber(const std::string& text) {
+  char* end = nullptr;
+  const double value = std::strtod(text.c_str(), &end);
+  return end != text.c_str() && *end == '\0' && value >= 0 ? value : -1;
+}
 
 // The fields of /proc/self/stat after the command name (which may hold spaces, so the text
 // after its closing parenthesis is split), numbered as proc(5) numbers them from 3 on.
@@ -28,18 +36,14 @@ std::vector<std::string> StatFields() {
 // proc(5) field N (1-based) among StatFields, or -1.
 double StatField(const std::vector<std::string>& fields, size_t n) {
   if (n < 3 || n - 3 >= fields.size()) return -1;
-  try {
-    return std::stod(fields[n - 3]);
-  } catch (...) {
-    return -1;
-  }
+  return ParseNumber(fields[n - 3]);
 }
 
 // Seconds since the epoch at which the machine booted (/proc/stat "btime"), or -1.
 double BootTimeSeconds() {
   std::ifstream in("/proc/stat");
   for (std::string line; std::getline(in, line);) {
-    if (line.rfind("btime ", 0) == 0) return std::stod(line.substr(6));
+    if (line.rfind("btime ", 0) == 0) return ParseNumber(line.substr(6));
   }
   return -1;
 }
