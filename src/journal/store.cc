@@ -247,8 +247,33 @@ Status JournalStore::Write(rocksdb::WriteBatch& batch, bool sync) {
   }
 }
 
+namespace {
+
+// Keeps the store's obsolete files on disk while it lives: a compaction finishing during the
+// checksum pass must not delete a file the pass has listed but not read yet (that read would
+// fail as if the file were missing). Counted by RocksDB, so passes and other holders nest.
+class FileDeletionHold {
+ public:
+  explicit FileDeletionHold(rocksdb::DB* db) : db_(db), held_(db->DisableFileDeletions().ok()) {}
+  ~FileDeletionHold() {
+    if (held_) db_->EnableFileDeletions(/*force=*/false).PermitUncheckedError();
+  }
+  FileDeletionHold(const FileDeletionHold&) = delete;
+  FileDeletionHold& operator=(const FileDeletionHold&) = delete;
+  bool held() const { return held_; }
+
+ private:
+  rocksdb::DB* db_;
+  bool held_;
+};
+
+}  // namespace
+
 Status JournalStore::VerifyTableChecksums(const std::atomic<bool>& cancel) const {
   try {
+    const FileDeletionHold hold(db_.get());
+    if (!hold.held())
+      return Unavailable("the journal store's files could not be held for checking");
     std::vector<rocksdb::LiveFileMetaData> files;
     db_->GetLiveFilesMetaData(&files);
     for (const rocksdb::LiveFileMetaData& file : files) {

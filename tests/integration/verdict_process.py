@@ -157,8 +157,12 @@ def create_key(data_dir, tenant, *roles):
     args = [BINARY, "keys", "create", "--data-dir", data_dir, "--tenant", tenant, "--json"]
     for role in roles:
         args += ["--role", role]
-    out = subprocess.run(args, check=True, capture_output=True, text=True).stdout
-    return json.loads(out)
+    done = subprocess.run(args, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise AssertionError(
+            f"{' '.join(args)} exited {done.returncode}: {done.stderr.strip()[-2000:]}"
+        )
+    return json.loads(done.stdout)
 
 
 def free_port():
