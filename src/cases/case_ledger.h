@@ -22,7 +22,8 @@ std::string WithCaseDigest(std::string_view details_json, std::string_view store
 
 // Checks every stored case (registry key, stored text): kDataLoss naming the case when it is
 // stored under another's key, differs from its last journaled change, or (never changed) is
-// not the case its decision record opens. A change journaled without a digest (older data)
+// not the case its decision record opens; and naming a case of any tenant of the journal that
+// has journaled changes but is not stored. A change journaled without a digest (older data)
 // vouches for whatever is stored. Reads each tenant's admin events once and the record of each
 // case no analyst has changed.
 Status CheckStoredCases(const journal::Journal& journal,

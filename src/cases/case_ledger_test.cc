@@ -106,6 +106,17 @@ TEST_F(CaseLedgerTest, ACasePlantedIsRefused) {
   ExpectRefusedNaming(3);
 }
 
+// An assigned case deleted from the registry would leave the queue with nothing noticed.
+TEST_F(CaseLedgerTest, AChangedCaseDeletedIsRefused) {
+  {
+    auto store = Open();
+    ASSERT_TRUE(store.ok()) << store.status().ToString();
+    ASSERT_TRUE((*store)->Assign("bank-a", CaseIdOf(2), "lead", "al").ok());
+  }
+  ASSERT_TRUE(journal_->DeleteRegistry(KeyOf(2)).ok());
+  ExpectRefusedNaming(2);
+}
+
 TEST_F(CaseLedgerTest, AChangeJournaledWithoutADigestStillLoads) {
   ASSERT_TRUE(Open().ok());
   Edit(1, "\"assignee\":null", "\"assignee\":\"bob\"");

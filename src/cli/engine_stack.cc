@@ -80,8 +80,9 @@ Result<std::unique_ptr<EngineStack>> BuildEngineStack(const EngineStackFlags& fl
   VERDICT_RETURN_IF_ERROR(RegisterConsole(flags, stack->router));
   // API keys live in the journal's registry; every key change is journaled.
   stack->key_storage = std::make_unique<JournalKeyStorage>(e.journal());
+  VERDICT_ASSIGN_OR_RETURN(std::vector<std::string> tenants, e.journal().AdminTenants());
   Result<std::unique_ptr<security::KeyStore>> keys = security::KeyStore::Open(
-      *stack->key_storage, JournalKeyAudit(e.journal()), JournalKeyLedger(e.journal()));
+      *stack->key_storage, JournalKeyAudit(e.journal()), JournalKeyLedger(e.journal()), tenants);
   if (!keys.ok()) {
     return Status(keys.status().code(), "API keys: " + keys.status().message(),
                   keys.status().field());

@@ -60,9 +60,10 @@ Result<OpenedKeys> OpenKeys(const KeysArgs& args) {
   }
   out.journal = std::move(opened).value();
   out.storage = std::make_unique<JournalKeyStorage>(*out.journal);
+  VERDICT_ASSIGN_OR_RETURN(std::vector<std::string> tenants, out.journal->AdminTenants());
   VERDICT_ASSIGN_OR_RETURN(out.keys,
                            security::KeyStore::Open(*out.storage, JournalKeyAudit(*out.journal),
-                                                    JournalKeyLedger(*out.journal)));
+                                                    JournalKeyLedger(*out.journal), tenants));
   return out;
 }
 

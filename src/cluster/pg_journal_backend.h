@@ -84,6 +84,7 @@ class PgJournalBackend final : public journal::JournalBackend {
   Status ScanIndex(std::string_view tenant, std::string_view account, uint64_t before_seq,
                    const std::function<Result<bool>(uint64_t seq)>& fn) const override
       EXCLUDES(read_mu_);
+  Result<std::vector<std::string>> AdminTenants() const override EXCLUDES(read_mu_);
   Result<std::optional<journal::Checkpoint>> LatestCheckpoint() const override EXCLUDES(read_mu_);
 
   Result<std::optional<std::string>> GetState(std::string_view key) const override

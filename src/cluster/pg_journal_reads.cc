@@ -191,6 +191,19 @@ Status PgJournalBackend::ScanIndex(std::string_view tenant, std::string_view acc
   return Status::Ok();
 }
 
+Result<std::vector<std::string>> PgJournalBackend::AdminTenants() const {
+  VERDICT_ASSIGN_OR_RETURN(PgRows rows,
+                           Read("SELECT DISTINCT tenant FROM verdict_journal_by_account WHERE "
+                                "chain = $1 AND account = ''::bytea ORDER BY tenant",
+                                {chain_text_}));
+  std::vector<std::string> tenants;
+  for (int i = 0; i < rows.size(); ++i) {
+    VERDICT_ASSIGN_OR_RETURN(std::string tenant, DecodeByteaHex(rows.Get(i, 0)));
+    tenants.push_back(std::move(tenant));
+  }
+  return tenants;
+}
+
 Result<std::optional<journal::Checkpoint>> PgJournalBackend::LatestCheckpoint() const {
   VERDICT_ASSIGN_OR_RETURN(PgRows rows, Read("SELECT checkpoint FROM verdict_journal_checkpoints "
                                              "WHERE chain = $1 ORDER BY tree_size DESC LIMIT 1",

@@ -97,6 +97,7 @@ class DamagingBackend final : public journal::JournalBackend {
                    const std::function<Result<bool>(uint64_t)>& fn) const override {
     return inner_->ScanIndex(tenant, account, before_seq, fn);
   }
+  Result<std::vector<std::string>> AdminTenants() const override { return inner_->AdminTenants(); }
   Result<std::optional<journal::Checkpoint>> LatestCheckpoint() const override {
     return inner_->LatestCheckpoint();
   }

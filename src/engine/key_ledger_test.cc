@@ -53,5 +53,39 @@ TEST(KeyLedgerTest, RegistryEditThatGrantsARoleIsRefusedAtOpen) {
       << refused.status().ToString();
 }
 
+// A key deleted from the registry would lock its holder out (or a revoked one drop out of the
+// listing) with nothing noticed: every key the journal names must be stored, of every tenant
+// the journal has, even once a tenant's keys are all gone.
+TEST(KeyLedgerTest, KeysDeletedFromTheRegistryAreRefusedAtOpen) {
+  for (const bool delete_every_key_of_the_tenant : {false, true}) {
+    TempDir dir;
+    journal::JournalOptions options;
+    options.data_dir = dir.path();
+    std::unique_ptr<journal::Journal> j = OpenOrDie(options);
+    ASSERT_NE(j, nullptr);
+    JournalKeyStorage storage(*j);
+    auto store = security::KeyStore::Open(storage, JournalKeyAudit(*j), JournalKeyLedger(*j));
+    ASSERT_TRUE(store.ok()) << store.status().ToString();
+    auto kept = (*store)->Create("bank-a", "switch", kScorer, 1, "admin");
+    auto deleted = (*store)->Create("bank-b", "switch", kScorer, 2, "admin");
+    auto other = (*store)->Create("bank-b", "batch", kScorer, 3, "admin");
+    ASSERT_TRUE(kept.ok() && deleted.ok() && other.ok());
+    store->reset();
+
+    ASSERT_TRUE(j->DeleteRegistry("keys/" + deleted->stored.id).ok());
+    if (delete_every_key_of_the_tenant) {
+      ASSERT_TRUE(j->DeleteRegistry("keys/" + other->stored.id).ok());
+    }
+    Result<std::vector<std::string>> tenants = j->AdminTenants();
+    ASSERT_TRUE(tenants.ok()) << tenants.status().ToString();
+    EXPECT_EQ(*tenants, (std::vector<std::string>{"bank-a", "bank-b"}));
+    auto refused = security::KeyStore::Open(storage, JournalKeyAudit(*j), JournalKeyLedger(*j),
+                                            *tenants);
+    ASSERT_EQ(refused.status().code(), StatusCode::kDataLoss);
+    EXPECT_NE(refused.status().message().find("not stored"), std::string::npos)
+        << refused.status().ToString();
+  }
+}
+
 }  // namespace
 }  // namespace verdict

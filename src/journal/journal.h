@@ -241,6 +241,10 @@ class Journal {
   Result<std::vector<JournalRecord>> ListAdminEvents(std::string_view tenant, size_t limit,
                                                      uint64_t before_seq = UINT64_MAX) const;
 
+  // The tenants that have admin events, in order: what the registry's checks against the
+  // journal walk, so that a tenant's objects deleted from the registry all at once are missed too.
+  Result<std::vector<std::string>> AdminTenants() const;
+
   // Newest first, records with seq < before_seq, at most `limit`.
   Result<std::vector<JournalRecord>> ListByAccount(std::string_view tenant,
                                                    std::string_view account, size_t limit,

@@ -104,6 +104,8 @@ class JournalBackend {
   // admin events.
   virtual Status ScanIndex(std::string_view tenant, std::string_view account, uint64_t before_seq,
                            const std::function<Result<bool>(uint64_t seq)>& fn) const = 0;
+  // The tenants that have admin events, in order.
+  virtual Result<std::vector<std::string>> AdminTenants() const = 0;
   virtual Result<std::optional<Checkpoint>> LatestCheckpoint() const = 0;
 
   // Account state, as the committed groups left it.

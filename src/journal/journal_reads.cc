@@ -124,6 +124,8 @@ Result<std::vector<JournalRecord>> Journal::ListAdminEvents(std::string_view ten
   return ListIndexed(tenant, {}, limit, before_seq);
 }
 
+Result<std::vector<std::string>> Journal::AdminTenants() const { return backend_->AdminTenants(); }
+
 Result<std::vector<JournalRecord>> Journal::ListByAccount(std::string_view tenant,
                                                           std::string_view account, size_t limit,
                                                           uint64_t before_seq) const {

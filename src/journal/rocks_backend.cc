@@ -435,6 +435,24 @@ Status RocksJournalBackend::ScanIndex(std::string_view tenant, std::string_view 
   return FromRocks(it->status(), "listing indexed records");
 }
 
+Result<std::vector<std::string>> RocksJournalBackend::AdminTenants() const {
+  // Keys are tenant \0 account \0 ~seq, and a tenant's admin events (the empty account) sort
+  // first among its keys: one seek per tenant, then past the rest of its keys.
+  std::vector<std::string> tenants;
+  std::unique_ptr<rocksdb::Iterator> it = store_->NewIterator(Cf::kByAccount);
+  for (it->SeekToFirst(); it->Valid();) {
+    const std::string_view key = it->key().ToStringView();
+    const size_t end = key.find('\0');
+    if (end == std::string_view::npos) break;
+    std::string tenant(key.substr(0, end));
+    if (key.size() > end + 1 && key[end + 1] == '\0') tenants.push_back(tenant);
+    tenant.push_back('\x01');
+    it->Seek(tenant);
+  }
+  VERDICT_RETURN_IF_ERROR(FromRocks(it->status(), "listing the tenants of admin events"));
+  return tenants;
+}
+
 Result<std::optional<Checkpoint>> RocksJournalBackend::LatestCheckpoint() const {
   std::unique_ptr<rocksdb::Iterator> it = store_->NewIterator(Cf::kCheckpoints);
   it->SeekToLast();

@@ -55,6 +55,7 @@ class RocksJournalBackend final : public JournalBackend {
   Result<std::optional<uint64_t>> FindByTransaction(std::string_view txn_key) const override;
   Status ScanIndex(std::string_view tenant, std::string_view account, uint64_t before_seq,
                    const std::function<Result<bool>(uint64_t seq)>& fn) const override;
+  Result<std::vector<std::string>> AdminTenants() const override;
   Result<std::optional<Checkpoint>> LatestCheckpoint() const override;
 
   Result<std::optional<std::string>> GetState(std::string_view key) const override;

