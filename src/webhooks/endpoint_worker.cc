@@ -69,6 +69,7 @@ Result<std::unique_ptr<EndpointWorker>> EndpointWorker::Start(
     cursor = journal.durable_sequence();
     VERDICT_RETURN_IF_ERROR(journal.PutRegistry(key, std::to_string(*cursor), /*sync=*/true));
   }
+  worker->cursor_ = *cursor;
   worker->saved_cursor_ = *cursor;
   {
     MutexLock lock(worker->mu_);
@@ -138,20 +139,23 @@ void EndpointWorker::Run() {
   while (true) {
     const uint64_t head = journal_.durable_sequence();
     if (pending_records_ != nullptr) {
-      pending_records_->Set(static_cast<double>(head > saved_cursor_ ? head - saved_cursor_ : 0));
+      pending_records_->Set(static_cast<double>(head > cursor_ ? head - cursor_ : 0));
     }
-    if (head > saved_cursor_) {
-      if (!DeliverThrough(head)) return;
-    } else if (!Sleep(tuning_.idle_poll)) {
-      return;
+    if (head > cursor_) {
+      if (!DeliverThrough(head)) {
+        MoveCursor(cursor_, /*force=*/true);
+        return;
+      }
+      continue;
     }
+    MoveCursor(cursor_, /*force=*/true);  // caught up: written now, not kept waiting
+    if (!Sleep(tuning_.idle_poll)) return;
   }
 }
 
 bool EndpointWorker::DeliverThrough(uint64_t head) {
-  const uint64_t end = std::min(head, saved_cursor_ + tuning_.batch_records);
-  uint64_t cursor = saved_cursor_;
-  for (uint64_t seq = saved_cursor_ + 1; seq <= end; ++seq) {
+  const uint64_t end = std::min(head, cursor_ + tuning_.batch_records);
+  for (uint64_t seq = cursor_ + 1; seq <= end; ++seq) {
     Result<std::optional<journal::JournalRecord>> record = journal_.ReadRecord(seq);
     if (!record.ok()) {
       // Never skipped: the record is read again after a pause (a journal failed closed answers
@@ -161,27 +165,15 @@ bool EndpointWorker::DeliverThrough(uint64_t head) {
         status_.last_error = "journal record " + std::to_string(seq) +
                              " cannot be read: " + record.status().message();
       }
-      SaveCursor(cursor);
       return Sleep(RetryDelay(options_, 1));
     }
     if (*record) {
-      bool delivered_any = false;
       for (const WebhookEvent& event : EventsFromRecord(**record)) {
-        if (!Wanted(event)) continue;
-        if (!DeliverUntilDone(event)) {
-          SaveCursor(cursor);
-          return false;
-        }
-        delivered_any = true;
+        if (Wanted(event) && !DeliverUntilDone(event)) return false;
       }
-      cursor = seq;
-      // A delivered record is saved at once, so that a restart resends as little as it can.
-      if (delivered_any) SaveCursor(cursor);
-    } else {
-      cursor = seq;
     }
+    MoveCursor(seq, /*force=*/false);
   }
-  SaveCursor(cursor);
   return true;
 }
 
@@ -247,18 +239,27 @@ bool EndpointWorker::Attempt(const WebhookEvent& event) {
   return ok;
 }
 
-void EndpointWorker::SaveCursor(uint64_t seq) {
+void EndpointWorker::MoveCursor(uint64_t seq, bool force) {
+  cursor_ = seq;
+  if (cursor_gauge_ != nullptr) cursor_gauge_->Set(static_cast<double>(seq));
+  {
+    MutexLock lock(mu_);
+    status_.delivered_through_seq = seq;
+  }
   if (seq == saved_cursor_) return;
+  const int64_t now_ns = clock_.MonotonicNanos();
+  const int64_t every_ns =
+      std::chrono::duration_cast<std::chrono::nanoseconds>(tuning_.save_every).count();
+  if (!force && now_ns - saved_at_ns_ < every_ns) return;
   // Unsynced (Journal::PutRegistry): the journal's next group sync carries it, and a crash can
   // only lose a suffix of such writes, moving the cursor back: those events are sent again.
   const Status saved = journal_.PutRegistry(CursorKey(id_), std::to_string(seq), /*sync=*/false);
   if (!saved.ok()) {
     spdlog::warn("webhooks: endpoint {}: cursor {} not saved: {}", id_, seq, saved.ToString());
+    return;
   }
   saved_cursor_ = seq;
-  if (cursor_gauge_ != nullptr) cursor_gauge_->Set(static_cast<double>(seq));
-  MutexLock lock(mu_);
-  status_.delivered_through_seq = seq;
+  saved_at_ns_ = now_ns;
 }
 
 }  // namespace verdict::webhooks

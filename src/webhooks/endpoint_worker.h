@@ -3,9 +3,10 @@
 // records after its cursor in batches, POSTs each event the endpoint wants (signed, with a
 // delivery id stable across redeliveries), retries a failed one with exponential backoff up to
 // the endpoint's cap, and moves the cursor past a record only once all its events were answered
-// 2xx. The cursor is kept in the journal's registry (webhooks/cursor/<endpoint id>) without a
-// sync of its own: a crash can only move it back, and what lies after it is sent again (at
-// least once). A new endpoint starts at the journal's head. Nothing here is on the decision
+// 2xx. The cursor is kept in the journal's registry (webhooks/cursor/<endpoint id>), written
+// at most every Tuning::save_every while delivering and whenever the worker stops or catches up,
+// without a sync of its own: a crash can only move it back, and what lies after it is sent
+// again (at least once). A new endpoint starts at the journal's head. Nothing here is on the decision
 // path: the worker only reads the journal. Thread-safe (status() from any thread); owns its
 // thread and sender; the journal must outlive it.
 #pragma once
@@ -61,8 +62,11 @@ std::chrono::milliseconds RetryDelay(const EndpointOptions& endpoint, uint32_t f
 class EndpointWorker {
  public:
   struct Tuning {
-    size_t batch_records = 512;                // records read between cursor saves
+    size_t batch_records = 512;                // records read before the head is looked at again
     std::chrono::milliseconds idle_poll{100};  // how often a caught-up worker looks again
+    // The cursor is written at most this often while the worker delivers (and always when it
+    // stops or catches up): each write is a store write beside the journal's own.
+    std::chrono::milliseconds save_every{200};
   };
 
   // Reads (or starts) the cursor, then starts the thread.
@@ -89,7 +93,9 @@ class EndpointWorker {
   bool DeliverUntilDone(const WebhookEvent& event) EXCLUDES(mu_);
   // One attempt: whether it was answered 2xx; records the outcome in the status.
   bool Attempt(const WebhookEvent& event) EXCLUDES(mu_);
-  void SaveCursor(uint64_t seq) EXCLUDES(mu_);
+  // Moves the cursor to `seq` (the worker's position); writes it to the registry when `force`
+  // is set or the last write is tuning_.save_every old.
+  void MoveCursor(uint64_t seq, bool force) EXCLUDES(mu_);
   // Waits `delay` unless stopped meanwhile; false when stopped.
   bool Sleep(std::chrono::milliseconds delay) EXCLUDES(mu_);
   bool Wanted(const WebhookEvent& event) const;
@@ -100,7 +106,11 @@ class EndpointWorker {
   std::unique_ptr<WebhookSender> sender_;  // the worker thread's alone
   const Clock& clock_;
   const Tuning tuning_;
-  uint64_t saved_cursor_ = 0;  // the worker thread's alone: the last cursor written
+  // The worker thread's alone (and Start's before it): every event up to cursor_ was
+  // delivered; saved_cursor_ is the value last written to the registry, at saved_at_ns_.
+  uint64_t cursor_ = 0;
+  uint64_t saved_cursor_ = 0;
+  int64_t saved_at_ns_ = 0;
 
   mutable Mutex mu_;
   CondVar stop_cv_;
