@@ -1,5 +1,6 @@
 #include "webhooks/endpoint_worker.h"
 
+#include <pthread.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -85,6 +86,7 @@ Result<std::unique_ptr<EndpointWorker>> EndpointWorker::Start(
                worker->id_, worker->options_.url,
                worker->options_.tenant.empty() ? "every tenant" : worker->options_.tenant, *cursor);
   worker->thread_ = std::thread([raw = worker.get()] { raw->Run(); });
+  pthread_setname_np(worker->thread_.native_handle(), "webhook");
   return worker;
 }
 
