@@ -11,6 +11,7 @@
 #include "engine/http_routes.h"
 #include "engine/integrity_gate.h"
 #include "engine/lifecycle_routes.h"
+#include "webhooks/webhook_routes.h"
 
 namespace verdict {
 namespace {
@@ -89,6 +90,18 @@ Result<std::unique_ptr<EngineStack>> BuildEngineStack(const EngineStackFlags& fl
   }
   stack->keys = std::move(keys).value();
   RegisterKeyRoutes(*stack->keys, SystemClock::Instance(), stack->router);
+  // Webhooks are delivered from the journal on threads of their own (docs/webhooks.md).
+  webhooks::DispatcherOptions hooks;
+  hooks.endpoints = options.webhooks;
+  Result<std::unique_ptr<webhooks::WebhookDispatcher>> dispatcher =
+      webhooks::WebhookDispatcher::Create(std::move(hooks), e.journal(), SystemClock::Instance(),
+                                          &metrics);
+  if (!dispatcher.ok()) {
+    return Status(dispatcher.status().code(), "webhooks: " + dispatcher.status().message(),
+                  dispatcher.status().field());
+  }
+  stack->webhooks = std::move(dispatcher).value();
+  webhooks::RegisterWebhookRoutes(*stack->webhooks, stack->router);
   stack->router.SetGate(IntegrityGate(e.journal(), flags.read_only_investigation));
   if (const journal::Integrity integrity = e.journal().integrity();
       integrity.state == journal::IntegrityState::kDamaged) {

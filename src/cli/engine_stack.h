@@ -17,6 +17,7 @@
 #include "engine/engine_options.h"
 #include "engine/key_routes.h"
 #include "security/key_store.h"
+#include "webhooks/webhook_dispatcher.h"
 
 namespace verdict {
 
@@ -31,6 +32,8 @@ struct EngineStackFlags {
 struct EngineStack {
   // Destroyed in reverse: the keys and the router go before the engine they refer to.
   std::unique_ptr<Engine> engine;
+  // Reads the engine's journal: stopped before the engine.
+  std::unique_ptr<webhooks::WebhookDispatcher> webhooks;
   std::unique_ptr<JournalKeyStorage> key_storage;
   std::unique_ptr<security::KeyStore> keys;
   InsecureDevAuthenticator dev_authenticator;

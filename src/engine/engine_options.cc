@@ -8,6 +8,8 @@
 #include <set>
 #include <sstream>
 
+#include "webhooks/webhook_config.h"
+
 namespace verdict {
 namespace {
 
@@ -542,7 +544,9 @@ Result<EngineOptions> ParseEngineOptions(std::string_view toml_text, std::string
     }
   }
   for (const auto& [key, node] : root) {
-    // "tenants" is a table of tables, read by ReadTenants; "cluster" is read only when present.
+    // "tenants" is a table of tables, read by ReadTenants; "cluster" is read only when present;
+    // "webhooks" is an array of tables (ParseWebhookTables).
+    if (key.str() == "webhooks") continue;
     bool known = key.str() == "tenants" || key.str() == "cluster";
     for (const Section& s : kSections) known |= key.str() == s.name;
     if (!known) {
@@ -565,6 +569,10 @@ Result<EngineOptions> ParseEngineOptions(std::string_view toml_text, std::string
   if (Status status = ReadTenants(root["tenants"].as_table(), &options); !status.ok()) {
     return WithSource(status, source);
   }
+  Result<std::vector<webhooks::EndpointOptions>> hooks =
+      webhooks::ParseWebhookTables(root.get("webhooks"), config_dir);
+  if (!hooks.ok()) return WithSource(hooks.status(), source);
+  options.webhooks = std::move(hooks).value();
   if (options.model.name.empty() || options.model.version.empty()) {
     return WithSource(
         InvalidArgument("model.name and model.version must not be empty", "model.name"), source);

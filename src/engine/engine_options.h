@@ -13,6 +13,7 @@
 #include "monitor/drift_options.h"
 #include "policy/fixed_rules.h"
 #include "sched/scheduler_options.h"
+#include "webhooks/webhook_options.h"
 
 namespace verdict {
 
@@ -110,6 +111,9 @@ struct EngineOptions {
   // [drift]: the live drift monitor, on when the model directory has a reference.json.
   monitor::DriftOptions drift;
   ClusterSettings cluster;
+  // [[webhooks]]: outbound endpoints for decision, case, drift and model events
+  // (docs/webhooks.md); secret_file is read while parsing.
+  std::vector<webhooks::EndpointOptions> webhooks;
 };
 
 // Parses TOML text. Unknown keys, wrong types and out-of-range values are errors whose field

@@ -25,6 +25,7 @@ ROUTES = [
     ("POST", "/v1/models:rollback", "admin"),
     ("GET", "/v1/drift", "analyst"),
     ("POST", "/v1/drift:clear", "admin"),
+    ("GET", "/v1/webhooks", "admin"),
     ("GET", "/v1/keys", "admin"),
     ("POST", "/v1/keys", "admin"),
     ("POST", "/v1/keys/0000000000000000:revoke", "admin"),
