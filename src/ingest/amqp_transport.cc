@@ -65,6 +65,9 @@ Result<amqp_connection_state_t> Open(const std::string& url) {
   if (amqp_parse_url(parsed_url.data(), &info) != AMQP_STATUS_OK) {
     return InvalidArgument("amqp url is not amqp://user:password@host:port/vhost", "url");
   }
+  // "amqp://host/" parses as the empty vhost, which RabbitMQ never has: the default one ("/",
+  // "%2F" in a URL) is meant.
+  if (info.vhost == nullptr || info.vhost[0] == '\0') info.vhost = const_cast<char*>("/");
   amqp_connection_state_t conn = amqp_new_connection();
   amqp_socket_t* socket = amqp_tcp_socket_new(conn);
   timeval timeout{kConnectTimeoutSeconds, 0};

@@ -20,9 +20,13 @@ std::string DeadLetterErrorJson(const std::vector<std::pair<int, Status>>& error
   w.BeginObject();
   w.Key("errors").BeginArray();
   for (const auto& [item, status] : errors) {
+    // The API's error object ({"error": {...}}), its inner object under "error" here.
+    const std::string error = ErrorToJson(status);
+    constexpr std::string_view kOpen = "{\"error\":";
     w.BeginObject();
     w.Key("item").Int(item);
-    WriteErrorJson(status, w);
+    w.Key("error").Raw(
+        std::string_view(error).substr(kOpen.size(), error.size() - kOpen.size() - 1));
     w.EndObject();
   }
   w.EndArray();

@@ -159,7 +159,10 @@ TEST_F(StreamRunnerTest, EveryMessageIsDecidedPublishedThenCommitted) {
   for (const auto& p : published) {
     if (p.position == 20) {
       EXPECT_TRUE(p.outcome.decisions.empty());
-      EXPECT_NE(p.outcome.dead_letter_error.find("\"item\":-1"), std::string::npos)
+      EXPECT_EQ(p.outcome.dead_letter_error.rfind("{\"errors\":[{\"item\":-1,\"error\":{\"code\":"
+                                                  "\"invalid_argument\",",
+                                                  0),
+                0u)
           << p.outcome.dead_letter_error;
       ++dead;
       continue;

@@ -69,7 +69,8 @@ class RabbitMQ:
         self.port = free_port()
         self.epmd_port = free_port()
         dist_port = free_port()
-        open(os.path.join(self.tmp, "enabled_plugins"), "w").write("[].\n")
+        with open(os.path.join(self.tmp, "enabled_plugins"), "w") as f:
+            f.write("[].\n")
         env = dict(os.environ)
         env.update({
             "HOME": self.tmp,  # the Erlang cookie is made here
@@ -99,7 +100,8 @@ class RabbitMQ:
                 break
             except Exception:
                 if self.proc.poll() is not None or time.monotonic() > deadline:
-                    log = open(os.path.join(self.tmp, "server.log")).read()[-3000:]
+                    with open(os.path.join(self.tmp, "server.log")) as f:
+                        log = f.read()[-3000:]
                     self.stop()
                     raise RuntimeError("rabbitmq-server did not start:\n" + log)
                 time.sleep(0.5)
@@ -110,7 +112,7 @@ class RabbitMQ:
 
     @property
     def url(self):
-        return "amqp://guest:guest@127.0.0.1:%d/" % self.port
+        return "amqp://guest:guest@127.0.0.1:%d" % self.port
 
     def stop(self):
         if self.proc.poll() is None:
