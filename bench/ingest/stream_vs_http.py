@@ -7,13 +7,15 @@ the shipped configuration, durable, on a fresh data directory each time:
   started with an [[ingest]] stream on it; timed from the first message read to the N-th
   committed (verdict_ingest_messages_total), scraped every 50 ms.
 - amqp: the same through a RabbitMQ node started here (persistent messages, publisher confirms).
+- kafka+realtime: the kafka run with the stream in the bulk class, and beside it verdict-load
+  sending realtime HTTP requests at 200/s for 5 s: are they within their deadline?
 - http: verdict-load sending the N transactions open-loop at --http-rate over 64 connections
   (above what the engine answers, so that it is saturated as a pre-filled stream saturates it);
   timed from verdict-load's start to its last answer.
 
 Each prints decisions/s and the engine's CPU (utime + stime from /proc) per decision.
-Usage (from the repository root): bench/ingest/stream_vs_http.py [--n 20000] [--rounds 2]
-  [--http-rate 10000] [--modes kafka,amqp,http]
+Usage (from the repository root): bench/ingest/stream_vs_http.py [--n 10000] [--rounds 2]
+  [--http-rate 10000] [--modes kafka,amqp,http,kafka+realtime]
 """
 import argparse
 import json
@@ -57,27 +59,46 @@ def stream_ingest_toml(kind, endpoint):
     return '\n[[ingest]]\nkind = "%s"\n%s\ndead_letter = "dlq"\ntenant = "dev"\n' % (kind, where)
 
 
-def time_stream(kind, endpoint, n, stream):
+def realtime_load(server, rate, seconds):
+    """verdict-load sending realtime requests beside the stream, started now."""
+    load = os.path.join(os.path.dirname(BINARY), "verdict-load")
+    return subprocess.Popen(
+        [load, "--target", "http://127.0.0.1:%d/v1/decisions" % server.port, "--rate", str(rate),
+         "--duration", str(seconds), "--connections", "8", "--mix", "realtime=1", "--json"],
+        stdout=subprocess.PIPE, text=True)
+
+
+def time_stream(kind, endpoint, n, stream, priority="standard", realtime=None):
+    """Decisions/s and engine CPU per decision; with `realtime` (rate, seconds), also the
+    realtime HTTP report of verdict-load run beside the stream."""
     data = tempfile.mkdtemp(prefix="verdict-bench-")
-    with VerdictProcess(config=shipped_config_text() + stream_ingest_toml(kind, endpoint),
-                        data_dir=data) as server:
+    toml = stream_ingest_toml(kind, endpoint) + 'priority = "%s"\n' % priority
+    with VerdictProcess(config=shipped_config_text() + toml, data_dir=data) as server:
         cpu0 = cpu_seconds(server.proc.pid)
+        load = realtime_load(server, *realtime) if realtime else None
         start = None
-        deadline = time.monotonic() + 600
-        while time.monotonic() < deadline:
+        last, last_change = 0, time.monotonic()
+        while True:
             done = committed(server, stream)
             if start is None and done > 0:
                 start = time.monotonic()
                 start_done = done
             if done >= n:
                 break
+            if done != last:
+                last, last_change = done, time.monotonic()
+            elif time.monotonic() - last_change > 30:
+                raise RuntimeError("%s: stuck at %d of %d committed" % (stream, done, n))
             time.sleep(0.05)
         elapsed = time.monotonic() - start
         cpu = cpu_seconds(server.proc.pid) - cpu0
-        return (n - start_done) / elapsed, cpu / n * 1e6
+        if load is None:
+            return (n - start_done) / elapsed, cpu / n * 1e6
+        report = json.loads(load.communicate(timeout=120)[0])
+        return (n - start_done) / elapsed, cpu / n * 1e6, report
 
 
-def run_kafka(n, lines):
+def run_kafka(n, lines, priority="standard", realtime=None):
     from confluent_kafka import Producer
     with KafkaMock({"in": 1, "out": 1, "dlq": 1}) as kafka:
         producer = Producer({"bootstrap.servers": kafka.brokers, "linger.ms": 20})
@@ -85,8 +106,15 @@ def run_kafka(n, lines):
             producer.produce("in", key=("stream-%05d" % i).encode(), value=line)
             if i % 10000 == 0:
                 producer.poll(0)
-        producer.flush(60)
-        return time_stream("kafka", kafka.brokers, n, "kafka:in")
+        if producer.flush(60) != 0:
+            raise RuntimeError("kafka: messages left unsent")
+        from confluent_kafka import Consumer, TopicPartition
+        probe = Consumer({"bootstrap.servers": kafka.brokers, "group.id": "probe"})
+        low, high = probe.get_watermark_offsets(TopicPartition("in", 0), timeout=10)
+        probe.close()
+        if (low, high) != (0, n):
+            raise RuntimeError("kafka: the mock kept offsets %d..%d of %d" % (low, high, n))
+        return time_stream("kafka", kafka.brokers, n, "kafka:in", priority, realtime)
 
 
 def run_amqp(n, lines):
@@ -124,7 +152,8 @@ def run_http(n, path, rate):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--n", type=int, default=20000)
+    # The mock cluster keeps about 5 MB of a partition's log: 10,000 messages of ~330 bytes fit.
+    parser.add_argument("--n", type=int, default=10000)
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--http-rate", type=float, default=10000)
     parser.add_argument("--modes", default="kafka,amqp,http")
@@ -140,6 +169,14 @@ def main():
                     rate, cpu_us = run_kafka(args.n, lines)
                     print("round %d kafka: %.0f decisions/s, %.0f us engine CPU per decision"
                           % (r + 1, rate, cpu_us), flush=True)
+                elif mode == "kafka+realtime":
+                    rate, cpu_us, report = run_kafka(args.n, lines, "bulk", (200, 5))
+                    rt = report["overall"]
+                    print("round %d kafka bulk stream: %.0f decisions/s, %.0f us engine CPU per "
+                          "decision; beside it realtime HTTP at 200/s for 5 s: %d of %d within "
+                          "deadline, %d fallback, p99 %.1f ms"
+                          % (r + 1, rate, cpu_us, rt["within_deadline"], rt["sent"],
+                             rt["fallback"], rt["p99_us"] / 1000), flush=True)
                 elif mode == "amqp":
                     rate, cpu_us = run_amqp(args.n, lines)
                     print("round %d amqp: %.0f decisions/s, %.0f us engine CPU per decision"

@@ -105,11 +105,13 @@ void StreamRunner::Reset() {
 Status StreamRunner::Turn(bool read) {
   SubmitWaiting();
   const bool can_read = read && waiting_.empty() && pending_.size() < options_.max_in_flight;
+  bool got_message = false;
   if (can_read) {
     // Wait on the broker when nothing is in flight; otherwise only look.
     Result<std::optional<InputMessage>> next = transport_->Next(pending_.empty() ? 100 : 0);
     if (!next.ok()) return next.status();
     if (next->has_value()) {
+      got_message = true;
       metrics_.received->Increment();
       const uint64_t id = next_id_++;
       pending_.emplace(id, Pending{std::move(**next)});
@@ -117,9 +119,9 @@ Status StreamRunner::Turn(bool read) {
       SubmitWaiting();
     }
   }
-  // With the window full or admissions refused, wait for the engine instead of the broker.
-  const bool idle_reader = !can_read || pending_.size() >= options_.max_in_flight;
-  VERDICT_RETURN_IF_ERROR(TakeOutcomes(idle_reader && !pending_.empty() ? 2 : 0));
+  // Nothing new read (the window full, admissions refused, the input drained) while messages
+  // are in flight: wait a little for the engine rather than spin on the broker.
+  VERDICT_RETURN_IF_ERROR(TakeOutcomes(!got_message && !pending_.empty() ? 2 : 0));
   VERDICT_RETURN_IF_ERROR(CommitConfirmed());
   UpdateGauges();
   return Status::Ok();
