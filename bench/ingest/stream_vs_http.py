@@ -9,6 +9,8 @@ the shipped configuration, durable, on a fresh data directory each time:
 - amqp: the same through a RabbitMQ node started here (persistent messages, publisher confirms).
 - kafka+realtime: the kafka run with the stream in the bulk class, and beside it verdict-load
   sending realtime HTTP requests at 200/s for 5 s: are they within their deadline?
+- realtime-alone, http-bulk+realtime: the controls for kafka+realtime, realtime HTTP at 200/s
+  for 5 s alone, and beside verdict-load sending the transactions as bulk HTTP at 4,000/s.
 - http: verdict-load sending the N transactions open-loop at --http-rate over 64 connections
   (above what the engine answers, so that it is saturated as a pre-filled stream saturates it);
   timed from verdict-load's start to its last answer.
@@ -133,6 +135,24 @@ def run_amqp(n, lines):
         return time_stream("amqp", rabbit.url, n, "amqp:in")
 
 
+def run_realtime_control(lines_path, bulk_rate):
+    """Realtime HTTP at 200/s for 5 s on the same configuration, alone (bulk_rate 0) or beside
+    an HTTP bulk flood of the same transactions at `bulk_rate`/s: the controls for
+    kafka+realtime."""
+    data = tempfile.mkdtemp(prefix="verdict-bench-")
+    load = os.path.join(os.path.dirname(BINARY), "verdict-load")
+    with VerdictProcess(config=shipped_config_text(), data_dir=data) as server:
+        bulk = None
+        if bulk_rate:
+            bulk = subprocess.Popen(
+                [load, "--target", "http://127.0.0.1:%d/v1/decisions" % server.port, "--input",
+                 lines_path, "--rate", str(bulk_rate), "--duration", "5", "--connections", "64",
+                 "--mix", "bulk=1", "--json"], stdout=subprocess.PIPE, text=True)
+        report = json.loads(realtime_load(server, 200, 5).communicate(timeout=120)[0])
+        bulk_report = json.loads(bulk.communicate(timeout=120)[0]) if bulk else None
+        return report, bulk_report
+
+
 def run_http(n, path, rate):
     data = tempfile.mkdtemp(prefix="verdict-bench-")
     load = os.path.join(os.path.dirname(BINARY), "verdict-load")
@@ -177,6 +197,17 @@ def main():
                           "deadline, %d fallback, p99 %.1f ms"
                           % (r + 1, rate, cpu_us, rt["within_deadline"], rt["sent"],
                              rt["fallback"], rt["p99_us"] / 1000), flush=True)
+                elif mode in ("realtime-alone", "http-bulk+realtime"):
+                    bulk_rate = 0 if mode == "realtime-alone" else 4000
+                    report, bulk = run_realtime_control(path, bulk_rate)
+                    rt = report["overall"]
+                    beside = ("alone" if bulk is None else
+                              "beside HTTP bulk offered at 4,000/s (%.0f/s answered)"
+                              % bulk["overall"]["throughput_per_s"])
+                    print("round %d realtime HTTP at 200/s for 5 s %s: %d of %d within "
+                          "deadline, %d fallback, p99 %.1f ms"
+                          % (r + 1, beside, rt["within_deadline"], rt["sent"], rt["fallback"],
+                             rt["p99_us"] / 1000), flush=True)
                 elif mode == "amqp":
                     rate, cpu_us = run_amqp(args.n, lines)
                     print("round %d amqp: %.0f decisions/s, %.0f us engine CPU per decision"
