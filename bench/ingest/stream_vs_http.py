@@ -18,6 +18,7 @@ the shipped configuration, durable, on a fresh data directory each time:
 Each prints decisions/s and the engine's CPU (utime + stime from /proc) per decision.
 Usage (from the repository root): bench/ingest/stream_vs_http.py [--n 10000] [--rounds 2]
   [--http-rate 10000] [--modes kafka,amqp,http,kafka+realtime]
+  [--max-in-flight N]
 """
 import argparse
 import json
@@ -53,11 +54,16 @@ def committed(server, stream):
     return total
 
 
+MAX_IN_FLIGHT = None  # --max-in-flight: the streams' max_in_flight; None: the default
+
+
 def stream_ingest_toml(kind, endpoint):
     if kind == "kafka":
         where = 'brokers = "%s"\ntopic = "in"\ndecisions_topic = "out"' % endpoint
     else:
         where = 'url = "%s"\nqueue = "in"\ndecisions_exchange = "out"' % endpoint
+    if MAX_IN_FLIGHT is not None:
+        where += "\nmax_in_flight = %d" % MAX_IN_FLIGHT
     return '\n[[ingest]]\nkind = "%s"\n%s\ndead_letter = "dlq"\ntenant = "dev"\n' % (kind, where)
 
 
@@ -177,7 +183,10 @@ def main():
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--http-rate", type=float, default=10000)
     parser.add_argument("--modes", default="kafka,amqp,http")
+    parser.add_argument("--max-in-flight", type=int, default=None)
     args = parser.parse_args()
+    global MAX_IN_FLIGHT
+    MAX_IN_FLIGHT = args.max_in_flight
     lines = [json.dumps(stream_transaction(i)).encode() for i in range(args.n)]
     with tempfile.NamedTemporaryFile("wb", suffix=".jsonl", delete=False) as f:
         f.write(b"\n".join(lines) + b"\n")

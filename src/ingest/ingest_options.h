@@ -37,8 +37,9 @@ struct IngestOptions {
   // Kafka consumer group whose committed offsets say where to resume.
   std::string group = "verdict";
   // Messages being decided at once (AMQP: the prefetch count); the engine's backpressure
-  // slows consumption further when its queues are full.
-  size_t max_in_flight = 256;
+  // slows consumption further when its queues are full. 32: a bulk stream at full speed then
+  // left realtime HTTP within its deadline, where 256 did not (docs/PERFORMANCE.md, Streams).
+  size_t max_in_flight = 32;
 
   // The stream's input, for logs and the metrics' `stream` label: "kafka:topic" or "amqp:queue".
   std::string Name() const;
