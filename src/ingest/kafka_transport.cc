@@ -154,17 +154,30 @@ Status KafkaTransport::Produce(const std::string& topic, const std::string& key,
     rd_kafka_header_add(hdrs, name.data(), static_cast<ssize_t>(name.size()), header_value.data(),
                         static_cast<ssize_t>(header_value.size()));
   }
+  // rd_kafka_produceva, not rd_kafka_producev: the latter's argument macros are GNU statement
+  // expressions, which clang's -Wpedantic refuses.
+  rd_kafka_vu_t args[6];
+  args[0].vtype = RD_KAFKA_VTYPE_TOPIC;
+  args[0].u.cstr = topic.c_str();
+  args[1].vtype = RD_KAFKA_VTYPE_KEY;
+  args[1].u.mem = {const_cast<char*>(key.data()), key.size()};
+  args[2].vtype = RD_KAFKA_VTYPE_VALUE;
+  args[2].u.mem = {const_cast<char*>(value.data()), value.size()};
+  args[3].vtype = RD_KAFKA_VTYPE_MSGFLAGS;
+  args[3].u.i = RD_KAFKA_MSG_F_COPY;
+  args[4].vtype = RD_KAFKA_VTYPE_HEADERS;
+  args[4].u.headers = hdrs;
+  args[5].vtype = RD_KAFKA_VTYPE_OPAQUE;
+  args[5].u.ptr = reinterpret_cast<void*>(static_cast<uintptr_t>(id));
   for (;;) {
-    rd_kafka_resp_err_t err = rd_kafka_producev(
-        producer_, RD_KAFKA_V_TOPIC(topic.c_str()),
-        RD_KAFKA_V_KEY(const_cast<char*>(key.data()), key.size()),
-        RD_KAFKA_V_VALUE(const_cast<char*>(value.data()), value.size()),
-        RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY), RD_KAFKA_V_HEADERS(hdrs),
-        RD_KAFKA_V_OPAQUE(reinterpret_cast<void*>(static_cast<uintptr_t>(id))), RD_KAFKA_V_END);
-    if (err == RD_KAFKA_RESP_ERR_NO_ERROR) return Status::Ok();  // the headers are the message's
+    rd_kafka_error_t* error = rd_kafka_produceva(producer_, args, 6);
+    if (error == nullptr) return Status::Ok();  // the headers are the message's now
+    const rd_kafka_resp_err_t err = rd_kafka_error_code(error);
+    const std::string what = rd_kafka_error_string(error);
+    rd_kafka_error_destroy(error);
     if (err != RD_KAFKA_RESP_ERR__QUEUE_FULL) {
       rd_kafka_headers_destroy(hdrs);
-      return Unavailable("kafka produce to " + topic + ": " + rd_kafka_err2str(err));
+      return Unavailable("kafka produce to " + topic + ": " + what);
     }
     // The producer's queue is full: serve deliveries until there is room.
     rd_kafka_poll(producer_, 10);
