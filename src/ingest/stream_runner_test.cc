@@ -225,5 +225,52 @@ TEST_F(StreamRunnerTest, AMessageReadAgainIsAnsweredWithTheSameDecision) {
   }
 }
 
+TEST_F(StreamRunnerTest, ASaturatedEngineSlowsTheStreamAndLosesNothing) {
+  // An engine whose bulk queue holds two: most admissions are refused, and the stream waits.
+  engine_.reset();
+  TempDir dir;
+  EngineOptions options;
+  options.data_dir = dir.path();
+  options.sched.workers = 1;
+  options.sched.bulk_queue_capacity = 2;
+  options.sched.inline_when_idle = false;
+  MetricsRegistry metrics;
+  Result<std::unique_ptr<Engine>> engine =
+      Engine::Create(options, metrics, SystemClock::Instance());
+  ASSERT_TRUE(engine.ok()) << engine.status().ToString();
+  stream_.priority = Priority::kBulk;
+  stream_.max_in_flight = 64;
+  auto* transport = new ScriptedTransport();
+  constexpr size_t kMessages = 200;
+  for (uint64_t i = 0; i < kMessages; ++i) transport->Deliver(Txn("b" + std::to_string(i)), i);
+  std::vector<ScriptedTransport::Published> published;
+  {
+    auto owned = std::unique_ptr<StreamTransport>(transport);
+    StreamRunner runner(**engine, stream_, std::move(owned), metrics);
+    runner.Start();
+    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (transport->committed().size() < kMessages &&
+           std::chrono::steady_clock::now() < give_up) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    published = transport->published();
+    runner.Stop();
+  }
+  ASSERT_EQ(published.size(), kMessages);
+  for (const auto& p : published) {
+    EXPECT_EQ(p.outcome.decisions.size(), 1u) << p.outcome.dead_letter_error;
+  }
+  const std::string text = metrics.RenderPrometheus();
+  // Refused admissions were waited out, not dropped or dead-lettered.
+  const std::string waits = "verdict_ingest_backpressure_waits_total{stream=\"kafka:payments\"} ";
+  const size_t at = text.find(waits);
+  ASSERT_NE(at, std::string::npos) << text;
+  EXPECT_GT(std::stoll(text.substr(at + waits.size())), 0) << text;
+  EXPECT_NE(text.find("verdict_ingest_messages_total{stream=\"kafka:payments\",result=\"decided\"} "
+                      "200\n"),
+            std::string::npos)
+      << text;
+}
+
 }  // namespace
 }  // namespace verdict::ingest
