@@ -126,6 +126,18 @@ class KafkaIngestTest(unittest.TestCase):
             decisions.close()
             dead.close()
 
+    def test_a_bad_stream_configuration_is_refused_at_start(self):
+        bad = """
+[[ingest]]
+kind = "kafka"
+brokers = "127.0.0.1:9"
+decisions_topic = "decisions"
+dead_letter = "payments-dlq"
+"""
+        with self.assertRaises(RuntimeError) as refused:
+            VerdictProcess(config=bad)
+        self.assertIn("ingest[0].topic is required", str(refused.exception))
+
 
 if __name__ == "__main__":
     unittest.main()
