@@ -20,6 +20,7 @@
 #include "common/rfc3339.h"
 #include "engine/engine.h"
 #include "engine/engine_options.h"
+#include "ingest/ingest_service.h"
 
 namespace verdict {
 namespace {
@@ -210,6 +211,14 @@ int Serve(const ServeFlags& flags) {
   process_metrics.RefreshWhenRendered(metrics);
   const EngineStackFlags stack_flags{flags.insecure_dev, flags.no_console, flags.console_dir,
                                      flags.read_only_investigation};
+  // [[ingest]] streams (docs/streams.md): consumed while the engine serves, stopped before it.
+  Result<std::vector<ingest::IngestOptions>> streams = ingest::LoadIngestOptions(flags.config);
+  if (!streams.ok() || (options.cluster.enabled && !streams->empty())) {
+    spdlog::error("configuration: {}", streams.ok() ? "[[ingest]] streams are not supported in "
+                                                      "cluster mode (docs/streams.md)"
+                                                    : streams.status().message());
+    return 2;
+  }
   if (options.cluster.enabled) {
     return ServeClusterNode(stack_flags, options, metrics, stop_signals,
                             [&](uint16_t port) { WritePortFile(flags.port_file, port); });
@@ -228,7 +237,14 @@ int Serve(const ServeFlags& flags) {
   }
   std::unique_ptr<HttpServer> realtime_server;
   if (!MakeRealtimeServer(options, router, metrics, &realtime_server)) return 2;
+  Result<std::unique_ptr<ingest::IngestService>> ingest =
+      ingest::IngestService::Start(*streams, *(*stack)->engine, metrics);
+  if (!ingest.ok()) {
+    spdlog::error("{}", ingest.status().message());
+    return 2;
+  }
   RunUntilSignal(flags, options, stop_signals, *(*stack)->engine, **server, realtime_server.get());
+  (*ingest)->Stop();
   stack->reset();
   spdlog::info("stopped");
   return 0;

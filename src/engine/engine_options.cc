@@ -545,8 +545,9 @@ Result<EngineOptions> ParseEngineOptions(std::string_view toml_text, std::string
   }
   for (const auto& [key, node] : root) {
     // "tenants" is a table of tables, read by ReadTenants; "cluster" is read only when present;
-    // "webhooks" is an array of tables (ParseWebhookTables).
-    if (key.str() == "webhooks") continue;
+    // "webhooks" is an array of tables (ParseWebhookTables); "ingest" is an array of tables, read
+    // by the ingest component (ingest/ingest_options.h).
+    if (key.str() == "webhooks" || key.str() == "ingest") continue;
     bool known = key.str() == "tenants" || key.str() == "cluster";
     for (const Section& s : kSections) known |= key.str() == s.name;
     if (!known) {
