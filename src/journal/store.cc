@@ -271,9 +271,15 @@ class FileDeletionHold {
 
 Status JournalStore::VerifyTableChecksums(const std::atomic<bool>& cancel) const {
   try {
-    const FileDeletionHold hold(db_.get());
-    if (!hold.held())
-      return Unavailable("the journal store's files could not be held for checking");
+    // A read-only DB (verdict audit verify) runs no compaction, so deletes no file, and refuses
+    // the hold (RocksDB 7.8: DisableFileDeletions is NotSupported there).
+    std::optional<FileDeletionHold> hold;
+    if (!read_only_) {
+      hold.emplace(db_.get());
+      if (!hold->held()) {
+        return Unavailable("the journal store's files could not be held for checking");
+      }
+    }
     std::vector<rocksdb::LiveFileMetaData> files;
     db_->GetLiveFilesMetaData(&files);
     for (const rocksdb::LiveFileMetaData& file : files) {
