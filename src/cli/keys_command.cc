@@ -43,13 +43,16 @@ Result<OpenedKeys> OpenKeys(const KeysArgs& args) {
   if (spdlog::get("keys") == nullptr) spdlog::set_default_logger(spdlog::stderr_color_mt("keys"));
   if (args.data_dir.empty()) return InvalidArgument("--data-dir is required", "--data-dir");
   std::string kek_file;
+  journal::PayloadCipherKind cipher = journal::PayloadCipherKind::kAes256Gcm;
   if (!args.config.empty()) {
     VERDICT_ASSIGN_OR_RETURN(EngineOptions options, LoadEngineOptions(args.config));
     kek_file = options.journal.kek_file;
+    cipher = options.journal.cipher;
   }
   journal::JournalOptions jo;
   jo.data_dir = args.data_dir + "/journal";
   jo.kek_file = kek_file;
+  jo.cipher = cipher;
   jo.min_free_bytes = 0;
   OpenedKeys out;
   auto opened = journal::Journal::Open(jo);

@@ -24,7 +24,8 @@ void PgJournalGroup::Clear() {
 }
 
 void PgJournalGroup::AddRecord(uint64_t seq, std::string_view stored_entry,
-                               const journal::JournalRecord& record, std::string_view txn_key) {
+                               const journal::JournalRecord& record, std::string_view txn_key,
+                               const std::vector<std::string>& indexed_accounts) {
   const auto seq_value = static_cast<int64_t>(seq);
   entry_seqs_.AddInt8(seq_value);
   entries_.AddBytes(stored_entry);
@@ -44,13 +45,7 @@ void PgJournalGroup::AddRecord(uint64_t seq, std::string_view stored_entry,
   txn_keys_array_.AddBytes(txn_key);
   txn_seqs_.AddInt8(seq_value);
   txn_keys_.emplace_back(txn_key);
-  const std::vector<std::string>& accounts = record.accounts;
-  for (auto account = accounts.begin(); account != accounts.end(); ++account) {
-    if (std::find(accounts.begin(), account, *account) != account) {
-      continue;  // sender == receiver: one index entry
-    }
-    account_row(*account);
-  }
+  for (const std::string& account : indexed_accounts) account_row(account);
 }
 
 void PgJournalGroup::AddStateUpdate(const journal::StateUpdate& update) {

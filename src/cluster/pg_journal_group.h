@@ -25,7 +25,8 @@ class PgJournalGroup final : public journal::BackendGroup {
 
   void Clear() override;
   void AddRecord(uint64_t seq, std::string_view stored_entry, const journal::JournalRecord& record,
-                 std::string_view txn_key) override;
+                 std::string_view txn_key,
+                 const std::vector<std::string>& indexed_accounts) override;
   void AddStateUpdate(const journal::StateUpdate& update) override;
   void AddCheckpoint(const journal::Checkpoint& checkpoint) override;
   void SetHead(const journal::JournalHead& head) override;

@@ -6,6 +6,7 @@
 
 #include "journal/hash_chain.h"
 #include "journal/head.h"
+#include "journal/index_keys.h"
 #include "journal/merkle.h"
 #include "journal/store.h"
 #include "journal/stored_record.h"
@@ -73,7 +74,7 @@ std::string CheckPayload(const PgJournalBackend& backend, std::string_view store
   Result<std::optional<uint64_t>> by_id = backend.FindByDecisionId(record->decision.decision_id);
   if (!by_id.ok() || *by_id != seq) return "decision id index does not point at this record";
   Result<std::optional<uint64_t>> by_txn = backend.FindByTransaction(
-      journal::TransactionKey(record->tenant, record->decision.transaction_id));
+      journal::IndexedTransactionKey(cipher, record->tenant, record->decision.transaction_id));
   if (!by_txn.ok() || *by_txn != seq) return "transaction index does not point at this record";
   return {};
 }

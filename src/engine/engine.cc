@@ -139,6 +139,7 @@ Result<std::unique_ptr<Engine>> Engine::Create(const EngineOptions& options,
   journal_options.checkpoint_every_records = options.journal.checkpoint_every_records;
   journal_options.checkpoint_interval_us = options.journal.checkpoint_interval_ms * 1000;
   journal_options.kek_file = options.journal.kek_file;
+  journal_options.cipher = options.journal.cipher;
   journal_options.min_free_bytes = options.journal.min_free_mb << 20;
   journal_options.group_delay_us = options.journal.group_delay_us;
   journal_options.group_delay_above_per_s =

@@ -5,6 +5,7 @@
 #include <charconv>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -308,6 +309,14 @@ Status ReadJournal(TableReader& r, EngineOptions* o) {
   VERDICT_RETURN_IF_ERROR(
       r.Integer("checkpoint_interval_ms", &o->journal.checkpoint_interval_ms, 1, 86'400'000));
   VERDICT_RETURN_IF_ERROR(r.Path("kek_file", &o->journal.kek_file));
+  std::string cipher(journal::PayloadCipherName(o->journal.cipher));
+  VERDICT_RETURN_IF_ERROR(r.String("cipher", &cipher));
+  std::optional<journal::PayloadCipherKind> kind = journal::ParsePayloadCipher(cipher);
+  if (!kind) {
+    return InvalidArgument("journal.cipher must be \"aes-256-gcm\" or \"sm4-ctr-hmac-sm3\"",
+                           r.Name("cipher"));
+  }
+  o->journal.cipher = *kind;
   VERDICT_RETURN_IF_ERROR(r.Integer("min_free_mb", &o->journal.min_free_mb, 0, 1 << 30));
   VERDICT_RETURN_IF_ERROR(r.Integer("group_delay_us", &o->journal.group_delay_us, 0, 100'000));
   VERDICT_RETURN_IF_ERROR(

@@ -9,6 +9,7 @@
 
 #include "api/http_server.h"
 #include "common/result.h"
+#include "journal/envelope.h"
 #include "lifecycle/rollout_controller.h"
 #include "monitor/drift_options.h"
 #include "policy/fixed_rules.h"
@@ -27,7 +28,9 @@ struct JournalSettings {
   bool sync = true;  // durability = "sync": acknowledge only after fsync (I1); "async": benchmarks
   uint64_t checkpoint_every_records = 100'000;
   int64_t checkpoint_interval_ms = 10'000;
-  std::string kek_file;       // non-empty: encrypt record payloads at rest with this key file
+  std::string kek_file;  // non-empty: encrypt record payloads at rest with this key file
+  // The cipher of new encrypted records: "aes-256-gcm" or "sm4-ctr-hmac-sm3".
+  journal::PayloadCipherKind cipher = journal::PayloadCipherKind::kAes256Gcm;
   uint64_t min_free_mb = 64;  // fail closed when the disk has less free space than this
   // The writer's wait for more entries at arrival rates from group_delay_above_per_s up
   // (JournalOptions::group_delay_us and group_delay_above_per_s).

@@ -1,6 +1,6 @@
-// [journal] and [engine] configuration read by engine_options.cc: the group commit delay, the
-// commit log, the commit on the I/O thread, the store's background priority and the heap
-// prefault.
+// [journal] and [engine] configuration read by engine_options.cc: the payload cipher, the group
+// commit delay, the commit log, the commit on the I/O thread, the store's background priority and
+// the heap prefault.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -37,6 +37,21 @@ TEST(JournalOptionsTest, BadGroupDelayIsAnErrorNamingTheKey) {
     ASSERT_FALSE(options.ok()) << toml;
     EXPECT_EQ(options.status().field(), "journal.group_delay_above_per_s")
         << options.status().ToString();
+  }
+}
+
+TEST(JournalOptionsTest, CipherDefaultsToAesGcmTakesSm4AndRefusesAnythingElse) {
+  auto defaults = ParseEngineOptions("", "t.toml");
+  ASSERT_TRUE(defaults.ok()) << defaults.status().ToString();
+  EXPECT_EQ(defaults->journal.cipher, journal::PayloadCipherKind::kAes256Gcm);
+  auto sm4 = ParseEngineOptions("[journal]\ncipher = \"sm4-ctr-hmac-sm3\"\n", "t.toml");
+  ASSERT_TRUE(sm4.ok()) << sm4.status().ToString();
+  EXPECT_EQ(sm4->journal.cipher, journal::PayloadCipherKind::kSm4CtrHmacSm3);
+  for (const char* toml : {"[journal]\ncipher = \"sm4-gcm\"\n", "[journal]\ncipher = 1\n",
+                           "[journal]\ncipher = \"AES-256-GCM\"\n"}) {
+    auto options = ParseEngineOptions(toml, "t.toml");
+    ASSERT_FALSE(options.ok()) << toml;
+    EXPECT_EQ(options.status().field(), "journal.cipher") << options.status().ToString();
   }
 }
 

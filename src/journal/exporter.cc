@@ -5,6 +5,7 @@
 
 #include "common/rfc3339.h"
 #include "core/decision_json.h"
+#include "journal/index_keys.h"
 #include "journal/stored_record.h"
 
 namespace verdict::journal {
@@ -122,16 +123,19 @@ Result<std::vector<JournalRecord>> JournalReader::Find(std::string_view id,
     if (seq) seqs.push_back(ParseSeqKey(*seq));
   }
   if (!tenant.empty()) {
-    VERDICT_ASSIGN_OR_RETURN(std::optional<std::string> seq,
-                             store_->Get(Cf::kByTransaction, TransactionKey(tenant, id)));
+    VERDICT_ASSIGN_OR_RETURN(
+        std::optional<std::string> seq,
+        store_->Get(Cf::kByTransaction, IndexedTransactionKey(cipher_.get(), tenant, id)));
     if (seq) seqs.push_back(ParseSeqKey(*seq));
   } else {
-    // Keys are tenant \0 transaction id: scan for the suffix (audit use, not a hot path).
-    std::string suffix = std::string(1, '\0') + std::string(id);
+    // Keys are tenant \0 (transaction id or its keyed hash, which depends on the tenant): each
+    // key's tenant gives the key the id would have there (audit use, not a hot path).
     std::unique_ptr<rocksdb::Iterator> it = store_->NewIterator(Cf::kByTransaction);
     for (it->SeekToFirst(); it->Valid(); it->Next()) {
       std::string_view key = it->key().ToStringView();
-      if (key.ends_with(suffix) && key.find('\0') == key.size() - suffix.size()) {
+      const size_t separator = key.find('\0');
+      if (separator == std::string_view::npos) continue;
+      if (key == IndexedTransactionKey(cipher_.get(), key.substr(0, separator), id)) {
         seqs.push_back(ParseSeqKey(it->value().ToStringView()));
       }
     }
@@ -159,8 +163,9 @@ Result<std::vector<JournalRecord>> JournalReader::FindInBackend(std::string_view
     }
   }
   if (!tenant.empty()) {
-    VERDICT_ASSIGN_OR_RETURN(std::optional<uint64_t> seq,
-                             backend_->FindByTransaction(TransactionKey(tenant, id)));
+    VERDICT_ASSIGN_OR_RETURN(
+        std::optional<uint64_t> seq,
+        backend_->FindByTransaction(IndexedTransactionKey(cipher_.get(), tenant, id)));
     if (seq && (out.empty() || out.front().seq != *seq)) {
       VERDICT_ASSIGN_OR_RETURN(std::optional<JournalRecord> record, ReadRecord(*seq));
       if (record) out.push_back(std::move(*record));

@@ -12,6 +12,7 @@
 #include "journal/envelope.h"
 #include "journal/hash_chain.h"
 #include "journal/head.h"
+#include "journal/index_keys.h"
 #include "journal/store.h"
 
 namespace verdict::journal {
@@ -31,9 +32,10 @@ std::vector<double> GroupSizeBuckets() {
 
 struct GroupCommit::Pending {
   uint64_t seq = 0;
-  JournalRecord record;  // kept for idempotency lookups until durable
-  std::string payload;   // canonical payload, encoded by the submitting thread
-  std::string txn_key;
+  JournalRecord record;                       // kept for idempotency lookups until durable
+  std::string payload;                        // canonical payload, encoded by the submitting thread
+  std::string txn_key;                        // IndexedTransactionKey
+  std::vector<std::string> indexed_accounts;  // IndexedAccounts
   std::vector<StateUpdate> state_updates;
   CommitCallback done;
 };
@@ -130,8 +132,11 @@ Result<uint64_t> GroupCommit::Enqueue(JournalEntry entry, CommitCallback done) {
   // Decisions and history records both name a transaction: indexed by it, and never twice.
   const bool is_transaction = entry.record.kind != RecordKind::kAdminEvent;
   if (is_transaction) {
-    p->txn_key = TransactionKey(entry.record.tenant, entry.record.decision.transaction_id);
+    // Keyed hashes when encrypting: computed here, on the submitting thread, not the writer.
+    p->txn_key =
+        IndexedTransactionKey(cipher_, entry.record.tenant, entry.record.decision.transaction_id);
   }
+  p->indexed_accounts = IndexedAccounts(cipher_, entry.record);
   p->record = std::move(entry.record);
   p->state_updates = std::move(entry.state_updates);
   p->done = std::move(done);
@@ -515,7 +520,7 @@ bool GroupCommit::AddRecords(Group& group, PreparedGroup& out, Digest& prev,
     }
     value.clear();
     Digest hash = EncodeEntry(p->seq, flags, prev, payload, value);
-    writes.AddRecord(p->seq, value, p->record, p->txn_key);
+    writes.AddRecord(p->seq, value, p->record, p->txn_key, p->indexed_accounts);
     for (const StateUpdate& u : p->state_updates) writes.AddStateUpdate(u);
     merkle.AppendLeafHash(MerkleLeafHash(AsBytes(hash)));
     out.hashes.push_back(hash);

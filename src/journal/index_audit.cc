@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "journal/digest.h"
+#include "journal/index_keys.h"
 #include "journal/stored_record.h"
 
 namespace verdict::journal {
@@ -17,12 +18,12 @@ std::string_view IdKey(const Uuid& id) {
 }
 
 // The by_account keys `record` (stored as `seq`) is indexed under.
-std::vector<std::string> AccountKeysOf(const JournalRecord& record, uint64_t seq) {
+std::vector<std::string> AccountKeysOf(const JournalRecord& record, uint64_t seq,
+                                       const PayloadCipher* cipher) {
   if (record.kind == RecordKind::kAdminEvent) return {AdminEventKey(record.tenant, seq)};
   std::vector<std::string> keys;
-  for (const std::string& account : record.accounts) {
-    std::string key = AccountKey(record.tenant, account, seq);
-    if (std::find(keys.begin(), keys.end(), key) == keys.end()) keys.push_back(std::move(key));
+  for (const std::string& account : IndexedAccounts(cipher, record)) {
+    keys.push_back(AccountKey(record.tenant, account, seq));
   }
   return keys;
 }
@@ -37,13 +38,13 @@ bool Accounted(const JournalStore& store, Cf cf, std::string_view key, std::stri
   Result<JournalRecord> record = DecodeStoredEntry(**stored, cipher);
   if (!record.ok()) return false;
   if (cf == Cf::kByAccount) {
-    const std::vector<std::string> keys = AccountKeysOf(*record, seq);
+    const std::vector<std::string> keys = AccountKeysOf(*record, seq, cipher);
     return std::find(keys.begin(), keys.end(), key) != keys.end();
   }
   if (record->kind == RecordKind::kAdminEvent) return false;
-  return cf == Cf::kByDecision
-             ? key == IdKey(record->decision.decision_id)
-             : key == TransactionKey(record->tenant, record->decision.transaction_id);
+  return cf == Cf::kByDecision ? key == IdKey(record->decision.decision_id)
+                               : key == IndexedTransactionKey(cipher, record->tenant,
+                                                              record->decision.transaction_id);
 }
 
 // An index key as a report can show it: a decision id as a UUID, other keys with their
@@ -94,7 +95,7 @@ void IndexCounts::Add(const JournalRecord& record) {
   }
   ++by_decision;
   ++by_transaction;
-  by_account += AccountKeysOf(record, 0).size();
+  by_account += IndexedAccounts(nullptr, record).size();  // one per distinct account
 }
 
 Result<std::string> FindUnaccountedIndexEntry(const JournalStore& store,

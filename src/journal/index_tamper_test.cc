@@ -7,8 +7,11 @@
 #include <memory>
 #include <string>
 
+#include "journal/envelope.h"
+#include "journal/index_keys.h"
 #include "journal/journal.h"
 #include "journal/store.h"
+#include "journal/stored_record.h"
 #include "journal/test_util.h"
 #include "journal/verifier.h"
 
@@ -136,6 +139,68 @@ TEST_F(IndexTamperTest, AnAdminEventMovedToAnotherTenantIsRefused) {
   auto j = OpenOrDie(options_);
   ASSERT_TRUE(j);
   ExpectDataLossNaming(j->ListAdminEvents("bank-b", 10).status(), "bank-b/");
+}
+
+// With a KEK the index keys hold keyed hashes; an entry edited to point a hashed id at another
+// decision is refused the same way, and a hidden one is reported by Verify with the KEK.
+class HashedIndexTamperTest : public IndexTamperTest {
+ protected:
+  void SetUp() override {
+    testing_util::WriteKek(dir_.Sub("kek"));
+    options_.kek_file = dir_.Sub("kek");
+    options_.cipher = PayloadCipherKind::kSm4CtrHmacSm3;
+    IndexTamperTest::SetUp();
+  }
+
+  // The index key as stored, unwrapped with the KEK: what an attacker with the KEK could do.
+  std::unique_ptr<PayloadCipher> Cipher(const JournalStore& store) const {
+    auto cipher = PayloadCipher::FromKekFile(options_.kek_file);
+    EXPECT_TRUE(cipher.ok());
+    uint32_t max_id = 0;
+    EXPECT_TRUE(LoadDataKeys(store, **cipher, &max_id).ok());
+    EXPECT_TRUE((*cipher)->has_index_key());
+    return std::move(cipher).value();
+  }
+
+  VerifyReport VerifyWithKek() const {
+    VerifyOptions vo;
+    vo.data_dir = options_.data_dir;
+    vo.kek_file = options_.kek_file;
+    auto report = Verify(vo);
+    EXPECT_TRUE(report.ok()) << report.status().ToString();
+    return report.ok() ? *report : VerifyReport{};
+  }
+};
+
+TEST_F(HashedIndexTamperTest, TheUntouchedJournalReadsAndVerifies) {
+  VerifyReport report = VerifyWithKek();
+  EXPECT_TRUE(report.ok) << report.problem;
+  auto j = OpenOrDie(options_);
+  ASSERT_TRUE(j);
+  EXPECT_TRUE(j->FindByTransaction("bank-a", "tx-2")->has_value());
+  EXPECT_EQ(j->ListByAccount("bank-a", MakeRecord(3).accounts[0], 10)->size(), 1u);
+}
+
+TEST_F(HashedIndexTamperTest, AHashedTransactionPointedAtAnotherDecisionIsRefused) {
+  Tamper([this](const JournalStore& s, rocksdb::WriteBatch& b) {
+    b.Put(s.handle(Cf::kByTransaction), IndexedTransactionKey(Cipher(s).get(), "bank-a", "tx-2"),
+          SeqKey(4));
+  });
+  auto j = OpenOrDie(options_);
+  ASSERT_TRUE(j);
+  ExpectDataLossNaming(j->FindByTransaction("bank-a", "tx-2").status(), "bank-a/tx-2");
+  ExpectDataLossNaming(j->CheckIdempotency("bank-a", "tx-2", "{}").status(), "bank-a/tx-2");
+}
+
+TEST_F(HashedIndexTamperTest, ADecisionHiddenFromItsHashedAccountIsReported) {
+  const std::string account = MakeRecord(3).accounts[0];
+  Tamper([&](const JournalStore& s, rocksdb::WriteBatch& b) {
+    b.Delete(s.handle(Cf::kByAccount),
+             AccountKey("bank-a", IndexedAccount(Cipher(s).get(), "bank-a", account), 3));
+  });
+  VerifyReport report = VerifyWithKek();
+  EXPECT_FALSE(report.ok);
+  EXPECT_EQ(report.first_bad_seq, 3u);
 }
 
 }  // namespace index_tamper_test

@@ -23,6 +23,7 @@
 #include "common/result.h"
 #include "journal/admin_event.h"
 #include "journal/checkpoint.h"
+#include "journal/envelope.h"
 #include "journal/merkle.h"
 #include "journal/record.h"
 
@@ -81,8 +82,11 @@ struct JournalOptions {
   // write runs into ENOSPC, so the journal stops before the disk is actually full.
   uint64_t min_free_bytes = uint64_t{64} << 20;
   // Encrypt record payloads at rest with a data key wrapped by the 32-byte KEK in this file
-  // (0600). Empty: payloads are stored in the clear.
+  // (0600). Empty: payloads are stored in the clear. A journal first opened with a KEK also
+  // keeps account numbers and transaction ids out of its index keys (index_keys.h).
   std::string kek_file;
+  // The cipher new records are encrypted with (records under the other one still decrypt).
+  PayloadCipherKind cipher = PayloadCipherKind::kAes256Gcm;
   const Clock* clock = &SystemClock::Instance();
   MetricsRegistry* metrics = nullptr;  // not owned; may be null
   // Called during Open for every stored account state entry (recovery), before Open returns;

@@ -36,11 +36,13 @@ class BackendGroup {
   // Forgets every write, keeping the buffers.
   virtual void Clear() = 0;
   // Record `seq`: its stored entry (EncodeEntry's bytes: framing, previous hash, payload, maybe
-  // encrypted) and its index entries: for a decision the decision id, `txn_key` (TransactionKey)
-  // and each distinct account; for an admin event the tenant's admin index. Called in sequence
-  // order, without gaps.
+  // encrypted) and its index entries: for a decision the decision id, `txn_key`
+  // (IndexedTransactionKey) and `indexed_accounts` (IndexedAccounts: each distinct account in its
+  // index form, maybe a keyed hash); for an admin event the tenant's admin index. Called in
+  // sequence order, without gaps.
   virtual void AddRecord(uint64_t seq, std::string_view stored_entry, const JournalRecord& record,
-                         std::string_view txn_key) = 0;
+                         std::string_view txn_key,
+                         const std::vector<std::string>& indexed_accounts) = 0;
   // An account state write or erase, applied in the order added (after the previous ones).
   virtual void AddStateUpdate(const StateUpdate& update) = 0;
   virtual void AddCheckpoint(const Checkpoint& checkpoint) = 0;
@@ -97,11 +99,11 @@ class JournalBackend {
       uint64_t first_seq,
       const std::function<Result<bool>(uint64_t seq, std::string_view entry)>& fn) const = 0;
   virtual Result<std::optional<uint64_t>> FindByDecisionId(const Uuid& decision_id) const = 0;
-  // `txn_key`: TransactionKey(tenant, transaction id).
+  // `txn_key`: IndexedTransactionKey(cipher, tenant, transaction id).
   virtual Result<std::optional<uint64_t>> FindByTransaction(std::string_view txn_key) const = 0;
   // Calls fn(seq) for the records indexed under (tenant, account), newest first, from the
-  // newest below `before_seq` on, while it returns true. The empty account is the tenant's
-  // admin events.
+  // newest below `before_seq` on, while it returns true. `account` is in its index form
+  // (IndexedAccount); the empty account is the tenant's admin events.
   virtual Status ScanIndex(std::string_view tenant, std::string_view account, uint64_t before_seq,
                            const std::function<Result<bool>(uint64_t seq)>& fn) const = 0;
   // The tenants that have admin events, in order.

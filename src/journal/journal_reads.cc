@@ -13,6 +13,7 @@
 #include "journal/envelope.h"
 #include "journal/group_commit.h"
 #include "journal/hash_chain.h"
+#include "journal/index_keys.h"
 #include "journal/journal.h"
 #include "journal/journal_backend.h"
 #include "journal/store.h"
@@ -90,7 +91,7 @@ Result<std::optional<JournalRecord>> Journal::FindByDecisionId(const Uuid& decis
 
 Result<std::optional<StoredRecord>> Journal::FindByTransaction(
     std::string_view tenant, std::string_view transaction_id) const {
-  std::string key = TransactionKey(tenant, transaction_id);
+  std::string key = IndexedTransactionKey(cipher_.get(), tenant, transaction_id);
   if (std::optional<JournalRecord> pending = commit_->FindPending(key)) {
     return std::optional<StoredRecord>(StoredRecord{std::move(*pending), false});
   }
@@ -139,8 +140,10 @@ Result<std::vector<JournalRecord>> Journal::ListIndexed(std::string_view tenant,
   std::vector<JournalRecord> out;
   if (limit == 0 || before_seq <= 1) return out;
   Status record_failure;  // a record the index named could not be read (already answered)
+  const std::string indexed_account =
+      account.empty() ? std::string() : IndexedAccount(cipher_.get(), tenant, account);
   Status scanned =
-      backend_->ScanIndex(tenant, account, before_seq, [&](uint64_t seq) -> Result<bool> {
+      backend_->ScanIndex(tenant, indexed_account, before_seq, [&](uint64_t seq) -> Result<bool> {
         Result<std::optional<JournalRecord>> record = ReadRecord(seq);
         if (!record.ok()) {
           record_failure = record.status();

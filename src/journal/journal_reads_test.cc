@@ -99,6 +99,19 @@ TEST(JournalReadsTest, RecordThatDoesNotDecryptIsDataLossOnEveryRead) {
   ExpectEveryReadFails(*j);
 }
 
+// SM4-CTR/HMAC-SM3: the flipped last byte is the MAC's.
+TEST(JournalReadsTest, RecordWhoseSm4MacDoesNotMatchIsDataLossOnEveryRead) {
+  TempDir dir;
+  JournalOptions o = ReadPathOptions(dir);
+  testing_util::WriteKek(dir.Sub("kek"));
+  o.kek_file = dir.Sub("kek");
+  o.cipher = PayloadCipherKind::kSm4CtrHmacSm3;
+  WriteAndDamage(o, /*garbage=*/false);
+  auto j = OpenOrDie(o);
+  ASSERT_TRUE(j);
+  ExpectEveryReadFails(*j);
+}
+
 TEST(JournalReadsTest, DamagedRecordIsUnavailableOnceFailedClosed) {
   TempDir dir;
   JournalOptions o = ReadPathOptions(dir);

@@ -63,15 +63,37 @@ Status Journal::Recover() {
   if (checkpoint) start.checkpoint_size = checkpoint->tree_size;
 
   if (!options_.kek_file.empty()) {
-    VERDICT_ASSIGN_OR_RETURN(cipher_, PayloadCipher::FromKekFile(options_.kek_file));
+    VERDICT_ASSIGN_OR_RETURN(cipher_,
+                             PayloadCipher::FromKekFile(options_.kek_file, options_.cipher));
     uint32_t max_id = 0;
     VERDICT_RETURN_IF_ERROR(backend_->LoadDataKeys(*cipher_, &max_id));
+    // An empty journal gets an index key before its first record: from then on its index keys
+    // hold keyed hashes of account numbers and transaction ids. A journal with records and no
+    // index key was written before they were hashed (or in the clear) and keeps its clear form,
+    // so that one store never mixes the two.
+    if (!head && !cipher_->has_index_key() && damage.empty()) {
+      VERDICT_ASSIGN_OR_RETURN(std::string wrapped, cipher_->NewIndexKey());
+      VERDICT_RETURN_IF_ERROR(backend_->PutDataKey(kIndexKeyId, wrapped));
+    }
     // A fresh data key per open keeps (key, nonce = seq) pairs unique even if a crash lost the
     // tail of a previous run whose sequence numbers are now reused. A damaged journal writes
     // nothing, so it needs none.
     if (damage.empty()) {
       VERDICT_ASSIGN_OR_RETURN(std::string wrapped, cipher_->NewDataKey(max_id + 1));
       VERDICT_RETURN_IF_ERROR(backend_->PutDataKey(max_id + 1, wrapped));
+    }
+  } else if (head && head->last_seq > 0 && damage.empty()) {
+    // Without the KEK, new records would be written in the clear and indexed under clear ids
+    // beside encrypted ones indexed under keyed hashes: a lookup would miss the older records,
+    // and a missed transaction id is a duplicate decision.
+    Result<std::optional<std::string>> last = backend_->ReadEntry(head->last_seq);
+    if (last.ok() && last->has_value()) {
+      Result<EntryView> entry = DecodeEntry(**last);
+      if (entry.ok() && (entry->flags & kEntryFlagEncrypted) != 0) {
+        return Status(StatusCode::kFailedPrecondition,
+                      "the journal's records are encrypted: journal.kek_file must name its "
+                      "key-encryption key");
+      }
     }
   }
 

@@ -678,11 +678,14 @@ TEST(JournalTest, SignsCheckpointsByCountTimeAndOnClose) {
   EXPECT_GE(report.checkpoints, 2u);
 }
 
-TEST(JournalTest, EncryptsPayloadsAtRestAndVerifiesCiphertext) {
+class JournalCipherTest : public ::testing::TestWithParam<PayloadCipherKind> {};
+
+TEST_P(JournalCipherTest, EncryptsPayloadsAtRestAndVerifiesCiphertext) {
   TempDir dir;
   testing_util::WriteKek(dir.Sub("kek"));
   JournalOptions o = Options(dir);
   o.kek_file = dir.Sub("kek");
+  o.cipher = GetParam();
   {
     auto j = OpenOrDie(o);
     WriteEntries(*j, 1, 10);
@@ -720,6 +723,14 @@ TEST(JournalTest, EncryptsPayloadsAtRestAndVerifiesCiphertext) {
   o.kek_file = dir.Sub("wrong");
   EXPECT_FALSE(Journal::Open(o).ok());
 }
+
+INSTANTIATE_TEST_SUITE_P(Ciphers, JournalCipherTest,
+                         ::testing::Values(PayloadCipherKind::kAes256Gcm,
+                                           PayloadCipherKind::kSm4CtrHmacSm3),
+                         [](const auto& info) {
+                           return info.param == PayloadCipherKind::kAes256Gcm ? "Aes256Gcm"
+                                                                              : "Sm4CtrHmacSm3";
+                         });
 
 TEST(JournalTest, AsyncDurabilityCommits) {
   TempDir dir;

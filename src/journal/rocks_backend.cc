@@ -34,7 +34,8 @@ class RocksGroup final : public BackendGroup {
   void Clear() override { batch_.Clear(); }
 
   void AddRecord(uint64_t seq, std::string_view stored_entry, const JournalRecord& record,
-                 std::string_view txn_key) override {
+                 std::string_view txn_key,
+                 const std::vector<std::string>& indexed_accounts) override {
     const std::string seq_key = SeqKey(seq);
     batch_.Put(store_.handle(Cf::kRecords), seq_key, stored_entry);
     if (record.kind == RecordKind::kAdminEvent) {
@@ -44,12 +45,8 @@ class RocksGroup final : public BackendGroup {
     }
     batch_.Put(store_.handle(Cf::kByDecision), DecisionIdKey(record.decision.decision_id), seq_key);
     batch_.Put(store_.handle(Cf::kByTransaction), txn_key, seq_key);
-    const std::vector<std::string>& accounts = record.accounts;
-    for (auto account = accounts.begin(); account != accounts.end(); ++account) {
-      if (std::find(accounts.begin(), account, *account) != account) {
-        continue;  // sender == receiver: one index entry
-      }
-      batch_.Put(store_.handle(Cf::kByAccount), AccountKey(record.tenant, *account, seq),
+    for (const std::string& account : indexed_accounts) {
+      batch_.Put(store_.handle(Cf::kByAccount), AccountKey(record.tenant, account, seq),
                  rocksdb::Slice());
     }
   }

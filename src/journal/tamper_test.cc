@@ -33,6 +33,7 @@ class TamperTest : public ::testing::Test {
     if (encrypted_) {
       testing_util::WriteKek(dir_.Sub("kek"));
       o.kek_file = dir_.Sub("kek");
+      o.cipher = cipher_;
     }
     {
       auto j = Journal::Open(o);
@@ -182,6 +183,7 @@ class TamperTest : public ::testing::Test {
   }
 
   bool encrypted_ = false;
+  PayloadCipherKind cipher_ = PayloadCipherKind::kAes256Gcm;
   TempDir dir_;
   std::unique_ptr<JournalStore> store_;
   PublicKey key_{};
@@ -245,6 +247,19 @@ class EncryptedTamperTest : public TamperTest {
 };
 
 TEST_F(EncryptedTamperTest, DetectsRandomTampersOnCiphertextWithoutTheKek) {
+  EXPECT_EQ(VerifyNow().encrypted_records, kRecords);
+  RunTrials(100, 7);
+}
+
+class Sm4TamperTest : public TamperTest {
+ protected:
+  Sm4TamperTest() {
+    encrypted_ = true;
+    cipher_ = PayloadCipherKind::kSm4CtrHmacSm3;
+  }
+};
+
+TEST_F(Sm4TamperTest, DetectsRandomTampersOnSm4CiphertextWithoutTheKek) {
   EXPECT_EQ(VerifyNow().encrypted_records, kRecords);
   RunTrials(100, 7);
 }

@@ -11,6 +11,7 @@
 #include "journal/hash_chain.h"
 #include "journal/head.h"
 #include "journal/index_audit.h"
+#include "journal/index_keys.h"
 #include "journal/logged_writes.h"
 #include "journal/merkle.h"
 #include "journal/record.h"
@@ -82,14 +83,16 @@ std::string CheckPayload(const LoggedWrites& journal, std::string_view stored, u
   if (!by_id.ok() || !by_id->has_value() || **by_id != seq_key) {
     return "decision id index does not point at this record";
   }
-  Result<std::optional<std::string>> by_txn = journal.Get(
-      Cf::kByTransaction, TransactionKey(record->tenant, record->decision.transaction_id));
+  Result<std::optional<std::string>> by_txn =
+      journal.Get(Cf::kByTransaction,
+                  IndexedTransactionKey(cipher, record->tenant, record->decision.transaction_id));
   if (!by_txn.ok() || !by_txn->has_value() || **by_txn != seq_key) {
     return "transaction index does not point at this record";
   }
   for (const std::string& account : record->accounts) {
-    Result<std::optional<std::string>> by_account =
-        journal.Get(Cf::kByAccount, AccountKey(record->tenant, account, seq));
+    Result<std::optional<std::string>> by_account = journal.Get(
+        Cf::kByAccount,
+        AccountKey(record->tenant, IndexedAccount(cipher, record->tenant, account), seq));
     if (!by_account.ok() || !by_account->has_value()) {
       return "account index lacks this record under account " + account;
     }
