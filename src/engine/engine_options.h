@@ -13,6 +13,7 @@
 #include "monitor/drift_options.h"
 #include "policy/fixed_rules.h"
 #include "sched/scheduler_options.h"
+#include "tracing/tracing_options.h"
 
 namespace verdict {
 
@@ -110,6 +111,8 @@ struct EngineOptions {
   // [drift]: the live drift monitor, on when the model directory has a reference.json.
   monitor::DriftOptions drift;
   ClusterSettings cluster;
+  // [tracing]: W3C trace context and OTLP/HTTP span export (docs/tracing.md).
+  tracing::TracingOptions tracing;
 };
 
 // Parses TOML text. Unknown keys, wrong types and out-of-range values are errors whose field
