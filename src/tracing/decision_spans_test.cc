@@ -51,9 +51,9 @@ TEST(DecisionSpansTest, TheDecisionSpansParentIsTheCallersAndTheStagesAreItsChil
     EXPECT_GE(spans[i].start_unix_ns, root.start_unix_ns);
     EXPECT_LE(spans[i].end_unix_ns, root.end_unix_ns);
   }
-  EXPECT_EQ(spans[1].end_unix_ns - spans[1].start_unix_ns, 10'000);   // queue
-  EXPECT_EQ(spans[3].start_unix_ns, spans[2].end_unix_ns);            // model after features
-  EXPECT_EQ(spans[5].start_unix_ns, kEnd - 100'000);                  // journal ends the answer
+  EXPECT_EQ(spans[1].end_unix_ns - spans[1].start_unix_ns, 10'000);  // queue
+  EXPECT_EQ(spans[3].start_unix_ns, spans[2].end_unix_ns);           // model after features
+  EXPECT_EQ(spans[5].start_unix_ns, kEnd - 100'000);                 // journal ends the answer
 }
 
 TEST(DecisionSpansTest, AnErrorOrAReplayIsTheDecisionSpanAlone) {

@@ -42,8 +42,7 @@ TEST(OtlpJsonTest, ARootSpanHasNoParentAndAnErrorHasAStatus) {
   EXPECT_EQ(json.find("parentSpanId"), std::string::npos);
   EXPECT_EQ(json.find("traceState"), std::string::npos);
   EXPECT_NE(json.find(R"("kind":1)"), std::string::npos);
-  EXPECT_NE(json.find(R"("status":{"code":2,"message":"journal unavailable"})"),
-            std::string::npos);
+  EXPECT_NE(json.find(R"("status":{"code":2,"message":"journal unavailable"})"), std::string::npos);
 }
 
 TEST(OtlpJsonTest, SeveralSpansAreOneArray) {

@@ -7,14 +7,14 @@
 namespace verdict::tracing {
 namespace {
 
-TraceContext Caller(bool sampled) {
+TraceContext SamplerCaller(bool sampled) {
   return TraceContext{"4bf92f3577b34da6a3ce929d0e0e4736", "00f067aa0ba902b7", sampled, ""};
 }
 
 TEST(SamplerTest, TheCallersFlagIsHonouredWhateverTheRatio) {
   const std::string id = "4bf92f3577b34da6a3ce929d0e0e4736";
-  EXPECT_TRUE(Sampler(0).Sample(Caller(true), id));
-  EXPECT_FALSE(Sampler(1).Sample(Caller(false), id));
+  EXPECT_TRUE(Sampler(0).Sample(SamplerCaller(true), id));
+  EXPECT_FALSE(Sampler(1).Sample(SamplerCaller(false), id));
 }
 
 TEST(SamplerTest, WithoutACallerTheRatioDecidesByTheTraceIdsLowBits) {

@@ -72,13 +72,13 @@ TEST(TraceParentTest, AnOversizeOrUnprintableTraceStateIsDroppedNotTheContext) {
 }
 
 TEST(TraceParentTest, FormatsWhatItParses) {
-  const std::string header = FormatTraceParent("4bf92f3577b34da6a3ce929d0e0e4736",
-                                               "00f067aa0ba902b7", /*sampled=*/true);
+  const std::string header =
+      FormatTraceParent("4bf92f3577b34da6a3ce929d0e0e4736", "00f067aa0ba902b7", /*sampled=*/true);
   EXPECT_EQ(header, kValid);
   EXPECT_TRUE(ParseTraceParent(header));
-  EXPECT_EQ(FormatTraceParent("4bf92f3577b34da6a3ce929d0e0e4736", "00f067aa0ba902b7", false)
-                .substr(53),
-            "00");
+  EXPECT_EQ(
+      FormatTraceParent("4bf92f3577b34da6a3ce929d0e0e4736", "00f067aa0ba902b7", false).substr(53),
+      "00");
 }
 
 }  // namespace

@@ -59,7 +59,7 @@ class OneShotReceiver {
   int port_ = 0;
 };
 
-TraceContext Caller(bool sampled) {
+TraceContext TracedCaller(bool sampled) {
   return TraceContext{"4bf92f3577b34da6a3ce929d0e0e4736", "00f067aa0ba902b7", sampled, "k=v"};
 }
 
@@ -82,7 +82,7 @@ TEST(TracerTest, ACallersContextIsTheDecisionsTraceEvenWithoutAnExporter) {
   MetricsRegistry metrics;
   auto tracer = Tracer::Create(TracingOptions{}, metrics, SystemClock::Instance());
   ASSERT_TRUE(tracer.ok());
-  std::optional<DecisionTrace> trace = (*tracer)->Begin(Caller(true));
+  std::optional<DecisionTrace> trace = (*tracer)->Begin(TracedCaller(true));
   ASSERT_TRUE(trace);
   EXPECT_EQ(trace->trace_id, "4bf92f3577b34da6a3ce929d0e0e4736");
   EXPECT_EQ(trace->parent_span_id, "00f067aa0ba902b7");
@@ -102,7 +102,7 @@ TEST(TracerTest, WithoutACallerOnlyTheRatioMakesATrace) {
   ASSERT_TRUE(trace);
   EXPECT_TRUE(trace->parent_span_id.empty());
   EXPECT_TRUE((*all)->Records(*trace));
-  EXPECT_FALSE((*all)->Records(*(*all)->Begin(Caller(false))));  // the caller said no
+  EXPECT_FALSE((*all)->Records(*(*all)->Begin(TracedCaller(false))));  // the caller said no
   options.sample_ratio = 0;
   auto none = Tracer::Create(options, metrics, SystemClock::Instance());
   ASSERT_TRUE(none.ok());
@@ -132,7 +132,7 @@ TEST(TracerTest, ExportsADecisionsSpansAsOtlpJsonToTheCollector) {
   MetricsRegistry metrics;
   auto tracer = Tracer::Create(Options(receiver.port()), metrics, SystemClock::Instance());
   ASSERT_TRUE(tracer.ok());
-  const std::optional<DecisionTrace> trace = (*tracer)->Begin(Caller(true));
+  const std::optional<DecisionTrace> trace = (*tracer)->Begin(TracedCaller(true));
   ASSERT_TRUE(trace);
   (*tracer)->RecordDecision(*trace, Summary());
   const std::string text = request.get();
@@ -153,7 +153,7 @@ TEST(TracerTest, ACollectorThatRefusesCostsTheSpansAndIsCounted) {
   MetricsRegistry metrics;
   auto tracer = Tracer::Create(Options(receiver.port()), metrics, SystemClock::Instance());
   ASSERT_TRUE(tracer.ok());
-  (*tracer)->RecordDecision(*(*tracer)->Begin(Caller(true)), Summary());
+  (*tracer)->RecordDecision(*(*tracer)->Begin(TracedCaller(true)), Summary());
   request.get();
   ASSERT_TRUE((*tracer)->Flush(std::chrono::seconds(10)));
   EXPECT_EQ(metrics.GetCounter("verdict_tracing_export_failures_total", "")->value(), 1u);
@@ -171,7 +171,7 @@ TEST(TracerTest, AFullQueueDropsTheDecisionsSpansWithoutWaiting) {
   options.export_timeout_ms = 200;
   auto tracer = Tracer::Create(options, metrics, SystemClock::Instance());
   ASSERT_TRUE(tracer.ok());
-  const DecisionTrace trace = *(*tracer)->Begin(Caller(true));
+  const DecisionTrace trace = *(*tracer)->Begin(TracedCaller(true));
   for (int i = 0; i < 20; ++i) (*tracer)->RecordDecision(trace, Summary());
   EXPECT_GT(metrics.GetCounter("verdict_tracing_spans_dropped_total", "")->value(), 0u);
 }

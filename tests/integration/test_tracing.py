@@ -146,13 +146,13 @@ class TracingTest(unittest.TestCase):
 
             # Invalid headers are ignored, never an error; without a sampled trace there is no
             # trace id (sample_ratio 0 here).
-            for bad in ("00-%s-%s-01" % ("0" * 32, CALLER_SPAN),
-                        "00-%s-%s-01" % (CALLER_TRACE.upper(), CALLER_SPAN),
-                        "ff-%s-%s-01" % (CALLER_TRACE, CALLER_SPAN), "garbage", "",
-                        "00-%s-%s-01-extra" % (CALLER_TRACE, CALLER_SPAN)):
-                status, hdrs, body = server.request(
-                    "POST", "/v1/decisions", transaction("bad-%d" % len(bad)),
-                    {"traceparent": bad})
+            for i, bad in enumerate(("00-%s-%s-01" % ("0" * 32, CALLER_SPAN),
+                                     "00-%s-%s-01" % (CALLER_TRACE.upper(), CALLER_SPAN),
+                                     "ff-%s-%s-01" % (CALLER_TRACE, CALLER_SPAN), "garbage", "",
+                                     "00-%s-%s-01-extra" % (CALLER_TRACE, CALLER_SPAN))):
+                status, hdrs, body = server.request("POST", "/v1/decisions",
+                                                    transaction("bad-%d" % i),
+                                                    {"traceparent": bad})
                 self.assertEqual(status, 200, (bad, body))
                 self.assertNotIn("trace_id", json.loads(body), bad)
                 self.assertNotIn("traceparent", hdrs, bad)
@@ -166,12 +166,18 @@ class TracingTest(unittest.TestCase):
             self.assertEqual([item["trace_id"] for item in batch["decisions"]], ["3" * 32] * 2)
             self.assertEqual(len(self.receiver.trace("3" * 32, 12)), 12)
 
-            status, metrics_text = server.request("GET", "/metrics")[0::2]
-            self.assertEqual(status, 200)
-            exported = [line for line in metrics_text.decode().splitlines()
-                        if line.startswith("verdict_tracing_spans_exported_total")]
-            self.assertEqual(len(exported), 1, exported)
-            self.assertGreaterEqual(float(exported[0].split()[-1]), 24)
+            # The exporter counts a batch once the collector has answered: 24 spans so far.
+            deadline = time.monotonic() + 20
+            while True:
+                status, _, metrics_text = server.request("GET", "/metrics")
+                self.assertEqual(status, 200)
+                exported = [line for line in metrics_text.decode().splitlines()
+                            if line.startswith("verdict_tracing_spans_exported_total")]
+                self.assertEqual(len(exported), 1, exported)
+                if float(exported[0].split()[-1]) >= 24 or time.monotonic() > deadline:
+                    break
+                time.sleep(0.05)
+            self.assertEqual(float(exported[0].split()[-1]), 24)
 
         # The journal keeps the trace id: `verdict audit show` reads it from the record.
         out = subprocess.run([BINARY, "audit", "show", "--json", "--data-dir", self.data,
