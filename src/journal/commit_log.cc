@@ -141,10 +141,11 @@ CommitLog::Pass CommitLog::ParsePass(std::string_view bytes) {
     if (!CheckMatches(header, payload, bytes.substr(pos + kHeaderBytes + length, kCheckBytes))) {
       break;  // torn: the write was cut short by the crash
     }
-    if (frame.first_seq == 0 || frame.first_seq > frame.last_seq) break;
+    if (frame.first_seq == 0 || frame.first_seq > frame.last_seq + 1) break;
     if (!frames.empty() && frame.first_seq != frames.back().last_seq + 1) break;
     generation = frame_generation;
     frame.payload.assign(payload);
+    if (frame.first_seq == frame.last_seq + 1 && !DurableMarkOf(frame)) break;
     frames.push_back(std::move(frame));
     pos += kFrameOverhead + length;
   }
@@ -353,6 +354,22 @@ Status CommitLog::Append(uint64_t first_seq, uint64_t last_seq, std::string_view
   const size_t next_head = offset_ % kDirectBlockBytes;
   std::memmove(blocks, blocks + (offset_ - next_head - block_start), next_head);
   return Status::Ok();
+}
+
+std::optional<uint64_t> DurableMarkOf(const CommitLogFrame& frame) {
+  if (frame.first_seq != frame.last_seq + 1 || frame.payload.size() != 8) return std::nullopt;
+  ByteReader r(frame.payload);
+  const uint64_t durable_through = r.U64();
+  // The store cannot have made durable what was not written yet.
+  if (durable_through > frame.last_seq) return std::nullopt;
+  return durable_through;
+}
+
+Status CommitLog::AppendDurableMark(uint64_t next_seq, uint64_t durable_through) {
+  std::string payload;
+  ByteWriter w(payload);
+  w.U64(durable_through);
+  return Append(next_seq, next_seq - 1, payload);
 }
 
 Status CommitLog::Sync() {

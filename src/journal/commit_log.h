@@ -32,6 +32,12 @@ struct CommitLogFrame {
   std::string payload;  // the group's WriteBatch, serialized
 };
 
+// A frame of no records (first_seq == last_seq + 1) whose 8-byte payload says how far the store
+// had made its writes durable when it was written: through that record. Written where a pass
+// starts after the store's WAL was synced, and after every write the store synced itself (a
+// clean close's among them). On open the store must hold at least that far: less means its WAL
+// lost writes it had made durable, which no frame may be left to restore.
+std::optional<uint64_t> DurableMarkOf(const CommitLogFrame& frame);
 // Frames lost inside a pass: a frame that does not check is followed by a good frame of the same
 // pass. Each frame is synced before the next is written, so the damaged one was whole and
 // acknowledged (a frame torn by a crash is always its pass's last).
@@ -92,6 +98,9 @@ class CommitLog {
   bool CouldEverFit(size_t payload_bytes) const;
   // Writes a frame at the write position (the caller checked Fits). Not durable until Sync.
   Status Append(uint64_t first_seq, uint64_t last_seq, std::string_view payload);
+  // Writes a durable mark (DurableMarkOf) before the records from `next_seq` on: the store holds
+  // records through `durable_through` durably. Not durable until Sync.
+  Status AppendDurableMark(uint64_t next_seq, uint64_t durable_through);
   Status Sync();
   // Starts over at the first half's start under a new generation; every frame written before
   // must be durable elsewhere first.
@@ -106,6 +115,7 @@ class CommitLog {
   bool direct_io() const { return file_->use_direct_io(); }
 
   static constexpr size_t kFrameOverhead = 40;  // header (32 bytes) and check (8)
+  static constexpr size_t kDurableMarkBytes = kFrameOverhead + 8;
   // Read whole on open, and a frame's length is 32 bits.
   static constexpr uint64_t kMaxSizeBytes = uint64_t{1} << 30;
 

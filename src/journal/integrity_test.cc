@@ -358,5 +358,52 @@ TEST(IntegrityTest, ATornLastFrameIsAnOrdinaryRecovery) {
   EXPECT_EQ(SettledIntegrity(*j).state, IntegrityState::kVerified);
 }
 
+// With a commit log the store's WAL is written unsynced and recovered to its first bad record;
+// but what the store had synced itself (a clean close's last writes) has no frame left to
+// restore it. The log's durable mark says how far the store had gone: a WAL damaged before it is
+// refused and named by audit verify, never opened as an ordinary recovery to an earlier record.
+TEST(IntegrityTest, AWalThatLostWritesTheStoreHadMadeDurableIsRefused) {
+  TempDir dir;
+  JournalOptions o;
+  o.data_dir = dir.Sub("data");
+  o.commit_log_bytes = uint64_t{1} << 20;
+  {
+    std::unique_ptr<Journal> j = testing_util::OpenOrDie(o);
+    for (uint64_t i = 1; i <= 40; i += 4) WriteOk(*j, i, i + 3);
+  }
+  std::vector<std::filesystem::path> wals;
+  for (const std::filesystem::path& p : FilesEndingIn(dir.Sub("data"), ".log")) {
+    if (p.filename() != "commit.log") wals.push_back(p);
+  }
+  ASSERT_FALSE(wals.empty());
+  FlipByte(wals[0], std::filesystem::file_size(wals[0]) / 3);
+
+  Result<std::unique_ptr<Journal>> refused = Journal::Open(o);
+  ASSERT_FALSE(refused.ok()) << "opened with " << (*refused)->durable_sequence() << " records";
+  EXPECT_NE(refused.status().message().find("lost writes it had made durable"), std::string::npos)
+      << refused.status().message();
+  Result<VerifyReport> audit = AuditVerify(dir.Sub("data"));
+  ASSERT_TRUE(audit.ok()) << audit.status().ToString();
+  EXPECT_FALSE(audit->ok);
+  EXPECT_NE(audit->problem.find("lost writes it had made durable"), std::string::npos)
+      << audit->problem;
+}
+
+// The same close with its WAL intact opens as it was: the mark asks for no more than was written.
+TEST(IntegrityTest, ACleanCloseWithACommitLogReopensWhole) {
+  TempDir dir;
+  JournalOptions o;
+  o.data_dir = dir.Sub("data");
+  o.commit_log_bytes = uint64_t{1} << 20;
+  for (uint64_t round = 0; round < 3; ++round) {
+    std::unique_ptr<Journal> j = testing_util::OpenOrDie(o);
+    EXPECT_EQ(j->durable_sequence(), round * 12);
+    for (uint64_t i = round * 12 + 1; i <= round * 12 + 12; i += 3) WriteOk(*j, i, i + 2);
+  }
+  Result<VerifyReport> audit = AuditVerify(dir.Sub("data"));
+  ASSERT_TRUE(audit.ok()) << audit.status().ToString();
+  EXPECT_TRUE(audit->ok) << audit->problem;
+}
+
 }  // namespace integrity_tests
 }  // namespace verdict::journal

@@ -153,12 +153,18 @@ Status RocksJournalBackend::WriteGroup(rocksdb::WriteBatch& batch, uint64_t firs
                                        uint64_t last_seq) {
   const bool sync = options_.durability == Durability::kSync;
   const std::string_view data = batch.Data();
-  if (!commit_log_ || first_seq > last_seq || !commit_log_->CouldEverFit(data.size())) {
+  if (first_seq <= last_seq) last_written_seq_ = last_seq;
+  if (!commit_log_ || first_seq > last_seq ||
+      !commit_log_->CouldEverFit(data.size() + CommitLog::kDurableMarkBytes)) {
     VERDICT_RETURN_IF_ERROR(store_->Write(batch, sync));
+    if (!commit_log_) return Status::Ok();
     // That sync made every earlier group durable in the store; the log must start over, or
     // the next frame would not continue the last one's sequence and a replay would stop there.
-    if (commit_log_) commit_log_->Restart();
-    return Status::Ok();
+    // It starts with that mark, so that a WAL that later loses this write is found out.
+    commit_log_->Restart();
+    VERDICT_RETURN_IF_ERROR(
+        commit_log_->AppendDurableMark(last_written_seq_ + 1, last_written_seq_));
+    return commit_log_->Sync();
   }
   if (!commit_log_->Fits(data.size())) {
     // The other half holds the pass before this one, which it is about to overwrite: the store
@@ -168,8 +174,11 @@ Status RocksJournalBackend::WriteGroup(rocksdb::WriteBatch& batch, uint64_t firs
     if (wal_sync_->Running() && wal_sync_waits_total_) wal_sync_waits_total_->Increment();
     VERDICT_RETURN_IF_ERROR(wal_sync_->Wait());
     VERDICT_RETURN_IF_ERROR(commit_log_->SwitchHalf());
+    // The pass begins with how far that sync made the store durable.
+    VERDICT_RETURN_IF_ERROR(commit_log_->AppendDurableMark(first_seq, wal_sync_through_));
     // Every group of the pass just ended is in the store by now (each written after its
     // frame): synced there while the next pass is written.
+    wal_sync_through_ = first_seq - 1;
     wal_sync_->Start();
   }
   // The frame first: the store then never holds a group that is not durable, so nothing reads
@@ -221,7 +230,12 @@ Status RocksJournalBackend::ReplayFrames(std::vector<CommitLogFrame>& frames,
   uint64_t& last_seq = *replayed_through;
   last_seq = head ? head->last_seq : 0;
   size_t replayed = 0;
+  uint64_t durable_mark = 0;
   for (CommitLogFrame& frame : frames) {
+    if (std::optional<uint64_t> mark = DurableMarkOf(frame)) {
+      durable_mark = std::max(durable_mark, *mark);
+      continue;
+    }
     if (frame.last_seq <= last_seq) continue;  // the store kept it
     if (frame.first_seq != last_seq + 1) {
       return Status(StatusCode::kFailedPrecondition,
@@ -249,6 +263,10 @@ Status RocksJournalBackend::ReplayFrames(std::vector<CommitLogFrame>& frames,
   if (replayed > 0) {
     spdlog::warn("journal: {} group commits (to record {}) were in the commit log only; replayed",
                  replayed, last_seq);
+  }
+  if (durable_mark > last_seq) {
+    return Status(StatusCode::kFailedPrecondition,
+                  DurableMarkProblem(durable_mark, last_seq) + "; run `verdict audit verify`");
   }
   return Status::Ok();
 }
@@ -280,6 +298,12 @@ Status RocksJournalBackend::OpenCommitLog() {
   }
   VERDICT_ASSIGN_OR_RETURN(commit_log_, CommitLog::Open(fs, path, options_.commit_log_bytes,
                                                         options_.commit_log_direct_io));
+  // The store's WAL was synced on open (ReplayCommitLog): the new log starts with that mark.
+  VERDICT_ASSIGN_OR_RETURN(std::optional<JournalHead> head, ReadHead());
+  last_written_seq_ = head ? head->last_seq : 0;
+  wal_sync_through_ = last_written_seq_;
+  VERDICT_RETURN_IF_ERROR(commit_log_->AppendDurableMark(last_written_seq_ + 1, last_written_seq_));
+  VERDICT_RETURN_IF_ERROR(commit_log_->Sync());
   wal_sync_ = std::make_unique<BackgroundSync>(
       [this] {
         const int64_t start_ns = clock_.MonotonicNanos();

@@ -93,6 +93,10 @@ class RocksJournalBackend final : public JournalBackend {
   // Syncs the store's WAL over each commit log pass as it ends (WriteGroup); with commit_log_.
   // After store_, so that it is joined before the store closes.
   std::unique_ptr<BackgroundSync> wal_sync_;
+  // The last record written to the store, and the last one the running WAL sync (wal_sync_)
+  // makes durable; touched only by the thread committing a group (and by Open before it).
+  uint64_t last_written_seq_ = 0;
+  uint64_t wal_sync_through_ = 0;
 
   // Free-space check state, touched only by the thread committing a group (one at a time).
   int64_t space_checked_ns_ = 0;      // when statvfs last ran (0: never)

@@ -251,12 +251,14 @@ namespace {
 
 // Keeps the store's obsolete files on disk while it lives: a compaction finishing during the
 // checksum pass must not delete a file the pass has listed but not read yet (that read would
-// fail as if the file were missing). Counted by RocksDB, so passes and other holders nest.
+// fail as if the file were missing). Counted by RocksDB, so passes and other holders nest. A
+// store opened read-only neither compacts nor deletes, and cannot hold.
 class FileDeletionHold {
  public:
-  explicit FileDeletionHold(rocksdb::DB* db) : db_(db), held_(db->DisableFileDeletions().ok()) {}
+  FileDeletionHold(rocksdb::DB* db, bool read_only)
+      : db_(db), held_(read_only || db->DisableFileDeletions().ok()), read_only_(read_only) {}
   ~FileDeletionHold() {
-    if (held_) db_->EnableFileDeletions(/*force=*/false).PermitUncheckedError();
+    if (held_ && !read_only_) db_->EnableFileDeletions(/*force=*/false).PermitUncheckedError();
   }
   FileDeletionHold(const FileDeletionHold&) = delete;
   FileDeletionHold& operator=(const FileDeletionHold&) = delete;
@@ -265,13 +267,14 @@ class FileDeletionHold {
  private:
   rocksdb::DB* db_;
   bool held_;
+  bool read_only_;
 };
 
 }  // namespace
 
 Status JournalStore::VerifyTableChecksums(const std::atomic<bool>& cancel) const {
   try {
-    const FileDeletionHold hold(db_.get());
+    const FileDeletionHold hold(db_.get(), read_only_);
     if (!hold.held())
       return Unavailable("the journal store's files could not be held for checking");
     std::vector<rocksdb::LiveFileMetaData> files;

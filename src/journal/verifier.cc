@@ -277,7 +277,12 @@ Result<VerifyReport> VerifyJournal(const JournalStore& store, const PublicKey& t
   const uint64_t in_store = report.records;
   uint64_t next = in_store + 1;
   std::string frames_problem;
+  uint64_t durable_mark = 0;
   for (const CommitLogFrame& frame : frames) {
+    if (std::optional<uint64_t> mark = DurableMarkOf(frame)) {
+      durable_mark = std::max(durable_mark, *mark);
+      continue;
+    }
     if (frame.last_seq < next) continue;  // the store holds it
     const std::string name =
         "commit log frame of records " + Seq(frame.first_seq) + ".." + Seq(frame.last_seq);
@@ -288,6 +293,9 @@ Result<VerifyReport> VerifyJournal(const JournalStore& store, const PublicKey& t
     }
     if (!frames_problem.empty()) break;
     next = frame.last_seq + 1;
+  }
+  if (frames_problem.empty() && durable_mark >= next) {
+    frames_problem = DurableMarkProblem(durable_mark, next - 1);
   }
   for (const auto& [key, value] : logged.checkpoints()) {
     const uint64_t key_size = ParseSeqKey(key);
@@ -318,6 +326,13 @@ std::string CommitLogLossProblem(const CommitLogLoss& loss, uint64_t durable_seq
   return "the commit log is damaged after record " + Seq(loss.after_seq) +
          ": a later frame shows records through " + Seq(loss.through_seq) +
          " were acknowledged, and the journal holds only " + Seq(durable_seq);
+}
+
+std::string DurableMarkProblem(uint64_t durable_mark, uint64_t held_seq) {
+  return "the store's write-ahead log lost writes it had made durable: the commit log shows "
+         "records through " +
+         Seq(durable_mark) + " were durable in the store, and the journal holds only " +
+         Seq(held_seq);
 }
 
 Result<VerifyReport> VerifyStore(const JournalStore& store, const PublicKey& trusted_key,

@@ -69,6 +69,9 @@ Result<VerifyReport> VerifyStorePrefix(const JournalStore& store, const PublicKe
 // The problem a commit log's lost frames are reported with, beside a journal that holds records
 // through `durable_seq`.
 std::string CommitLogLossProblem(const CommitLogLoss& loss, uint64_t durable_seq);
+// The problem a commit log's durable mark (DurableMarkOf) beyond the journal's last record
+// `held_seq` is reported with.
+std::string DurableMarkProblem(uint64_t durable_mark, uint64_t held_seq);
 
 std::string VerifyReportToJson(const VerifyReport& report);
 
