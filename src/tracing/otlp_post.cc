@@ -3,6 +3,7 @@
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <exception>
 
 namespace verdict::tracing {
 namespace {
@@ -15,6 +16,10 @@ using tcp = net::ip::tcp;
 // The steps of one exchange, each started by the previous one's completion; all run on the
 // caller's thread inside io_context::run_for.
 struct Exchange {
+  // One exchange from start to end on a fresh io_context; may throw.
+  static Status Run(const OtlpEndpoint& endpoint, const std::string& body,
+                    std::chrono::milliseconds timeout);
+
   Exchange(net::io_context& io, const OtlpEndpoint& endpoint, const std::string& body)
       : resolver(io), stream(io), endpoint(endpoint) {
     request.method(http::verb::post);
@@ -73,6 +78,17 @@ struct Exchange {
 
 Status PostOtlpJson(const OtlpEndpoint& endpoint, const std::string& body,
                     std::chrono::milliseconds timeout) {
+  // Asio and Beast report some failures by throwing (allocation, a field too large); the
+  // exporter's thread must never end the process over a span.
+  try {
+    return Exchange::Run(endpoint, body, timeout);
+  } catch (const std::exception& e) {
+    return Status(StatusCode::kUnavailable, std::string("OTLP export failed: ") + e.what());
+  }
+}
+
+Status Exchange::Run(const OtlpEndpoint& endpoint, const std::string& body,
+                     std::chrono::milliseconds timeout) {
   net::io_context io;
   Exchange exchange(io, endpoint, body);
   exchange.Start(timeout);
