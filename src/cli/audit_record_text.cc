@@ -41,6 +41,7 @@ std::string AuditRecordText(const journal::JournalRecord& record) {
                               DecisionPathName(d.path)));
   line("model", d.model.name.empty() ? "none" : d.model.name + " v" + d.model.version);
   line("policy", "v" + d.policy.version);
+  if (!d.trace.trace_id.empty()) line("trace", d.trace.trace_id);
   out += "reasons:\n";
   if (d.reasons.empty()) out += "  (none)\n";
   for (const Reason& r : d.reasons) {

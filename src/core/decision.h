@@ -50,6 +50,15 @@ struct StageTimings {
   int64_t total_us = 0;
 };
 
+// The W3C trace a decision belongs to (docs/tracing.md). `trace_id` (32 lower-case hex; empty:
+// not traced) is journaled and answered; `span_id` (16 hex, the engine's decision span) and
+// `sampled` go only into the answer's traceparent header: a stored decision has neither.
+struct TraceRef {
+  std::string trace_id;
+  std::string span_id;
+  bool sampled = false;
+};
+
 struct Decision {
   Uuid decision_id;
   std::string transaction_id;
@@ -68,6 +77,7 @@ struct Decision {
   ModelRef model;
   PolicyRef policy;
   StageTimings timings;
+  TraceRef trace = {};
 };
 
 }  // namespace verdict

@@ -11,6 +11,7 @@ void WriteDecisionJson(const Decision& d, JsonWriter& w) {
   if (d.risk) w.Key("risk").Double(*d.risk);
   if (d.anomaly) w.Key("anomaly").Double(*d.anomaly);
   w.Key("path").String(DecisionPathName(d.path));
+  if (!d.trace.trace_id.empty()) w.Key("trace_id").String(d.trace.trace_id);
   w.Key("reasons").BeginArray();
   for (const Reason& r : d.reasons) {
     w.BeginObject().Key("code").String(r.code).Key("rule").String(r.rule);

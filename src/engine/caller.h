@@ -1,16 +1,23 @@
 // Caller: who a decision is made for, from the request's credentials: the tenant whose account
 // state, decisions and cases it reads and writes (I7), and the principal the journal records.
-// Value type; thread-compatible. Offline paths (replay, backtest, tests) use the defaults.
+// The caller's W3C trace context, when its request or message carried one, rides along so that
+// the decision joins the caller's trace (docs/tracing.md). Value type; thread-compatible.
+// Offline paths (replay, backtest, tests) use the defaults.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
+
+#include "tracing/trace_context.h"
 
 namespace verdict {
 
 struct Caller {
   std::string tenant = "default";
   std::string principal = "anonymous";
+  // tracing::ParseTraceParent of the request's (or message's) traceparent and tracestate.
+  std::optional<tracing::TraceContext> trace = {};
 };
 
 // The key of a tenant's account in the account store and the journal's state family:

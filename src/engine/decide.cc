@@ -38,6 +38,7 @@ void Engine::Decide(const Transaction& txn, const Caller& caller, int64_t receiv
       std::make_shared<PendingDecision>(std::move(done), clock_, metrics_.journal, metrics_.total);
   run.pending->decision.decision_id = ids_.Next();
   run.pending->decision.transaction_id = txn.transaction_id;
+  TraceDecision(run);
   ChooseVersions(run, fallback);
   run.canonical = CanonicalTransactionJson(txn);
   // Account state is the tenant's own (I7): the same account name under two tenants is two
@@ -52,6 +53,17 @@ void Engine::Decide(const Transaction& txn, const Caller& caller, int64_t receiv
   if (run.replay) return AnswerReplay(run);
   Answer(run);
   ObserveAfterAnswer(run);
+}
+
+void Engine::TraceDecision(DecisionRun& run) {
+  // The caller's trace (or a sampled one of ours) is answered and journaled with the decision;
+  // its spans are made after the answer, off the locks (PendingDecision::RecordTrace).
+  std::optional<tracing::DecisionTrace> trace = tracer_->Begin(run.caller.trace);
+  if (!trace) return;
+  run.pending->decision.trace = {trace->trace_id, trace->span_id, trace->sampled};
+  if (tracer_->Records(*trace)) {
+    run.pending->TraceWith(tracer_, std::move(*trace), run.received_ns, run.caller.tenant);
+  }
 }
 
 void Engine::ChooseVersions(DecisionRun& run, bool fallback) {

@@ -120,6 +120,8 @@ Result<std::unique_ptr<Engine>> Engine::Create(const EngineOptions& options,
                                                MetricsRegistry& metrics, const Clock& clock,
                                                journal::BackendOpener open_journal_backend) {
   std::unique_ptr<Engine> engine(new Engine(options, metrics, clock));
+  VERDICT_ASSIGN_OR_RETURN(engine->tracer_,
+                           tracing::Tracer::Create(options.tracing, metrics, clock));
   if (options.policy_path.empty()) {
     VERDICT_ASSIGN_OR_RETURN(auto rules, FixedRules::Create(options.rules, kFeatureNames));
     engine->policies_.SetDeployment(std::make_shared<const ActivePolicy>(std::move(rules)));

@@ -31,6 +31,7 @@
 #include "lifecycle/model_lifecycle.h"
 #include "lifecycle/tenant_models.h"
 #include "monitor/drift_monitor.h"
+#include "tracing/tracer.h"
 
 namespace verdict {
 
@@ -166,6 +167,7 @@ class Engine {
   // Decide's steps (decide.cc), in the order they run; `run` is the decision's working state.
   // The versions it decides with (I4): policy, model set, drift monitor, and why the model
   // will not decide, if it will not.
+  void TraceDecision(DecisionRun& run);
   void ChooseVersions(DecisionRun& run, bool fallback);
   // Runs with both accounts' stripe locks held (DESIGN §3): the steps from the idempotency
   // check to the journal's sequence number. Leaves run.refused or run.replay set if it did not
@@ -235,6 +237,8 @@ class Engine {
   std::unique_ptr<TenantMetrics> tenant_metrics_;
   // Last, so that it stops (and drains) before the members its tasks use are destroyed.
   std::unique_ptr<Scheduler> scheduler_;
+  // Shared with the answers in flight (PendingDecision), which may finish after the engine.
+  std::shared_ptr<tracing::Tracer> tracer_;
 };
 
 }  // namespace verdict

@@ -9,6 +9,7 @@
 #include <set>
 #include <sstream>
 
+#include "tracing/otlp_endpoint.h"
 #include "webhooks/webhook_config.h"
 
 namespace verdict {
@@ -393,6 +394,25 @@ Status ReadDrift(TableReader& r, EngineOptions* o) {
   return r.RejectUnknown();
 }
 
+// [tracing] (docs/tracing.md): the endpoint's form is checked here, at start-up.
+Status ReadTracing(TableReader& r, EngineOptions* o) {
+  tracing::TracingOptions& t = o->tracing;
+  VERDICT_RETURN_IF_ERROR(r.String("otlp_endpoint", &t.otlp_endpoint));
+  VERDICT_RETURN_IF_ERROR(r.Double("sample_ratio", &t.sample_ratio, 0, 1));
+  VERDICT_RETURN_IF_ERROR(r.Integer("max_queue_spans", &t.max_queue_spans, 16, 1 << 24));
+  VERDICT_RETURN_IF_ERROR(r.Integer("export_timeout_ms", &t.export_timeout_ms, 10, 60'000));
+  VERDICT_RETURN_IF_ERROR(r.String("service_name", &t.service_name));
+  if (t.service_name.empty() || t.service_name.size() > 256) {
+    return InvalidArgument(r.Name("service_name") + " must be 1 to 256 characters",
+                           r.Name("service_name"));
+  }
+  if (!t.otlp_endpoint.empty()) {
+    VERDICT_RETURN_IF_ERROR(
+        tracing::ParseOtlpEndpoint(t.otlp_endpoint, r.Name("otlp_endpoint")).status());
+  }
+  return r.RejectUnknown();
+}
+
 Status ReadPolicy(TableReader& r, EngineOptions* o) {
   VERDICT_RETURN_IF_ERROR(r.Path("path", &o->policy_path));
   return r.RejectUnknown();
@@ -541,10 +561,11 @@ Result<EngineOptions> ParseEngineOptions(std::string_view toml_text, std::string
     const char* name;
     Status (*read)(TableReader&, EngineOptions*);
   };
-  static constexpr Section kSections[] = {
-      {"server", ReadServer}, {"engine", ReadEngine},       {"sched", ReadSched},
-      {"model", ReadModel},   {"rules", ReadRules},         {"journal", ReadJournal},
-      {"policy", ReadPolicy}, {"lifecycle", ReadLifecycle}, {"drift", ReadDrift}};
+  static constexpr Section kSections[] = {{"server", ReadServer}, {"engine", ReadEngine},
+                                          {"sched", ReadSched},   {"model", ReadModel},
+                                          {"rules", ReadRules},   {"journal", ReadJournal},
+                                          {"policy", ReadPolicy}, {"lifecycle", ReadLifecycle},
+                                          {"drift", ReadDrift},   {"tracing", ReadTracing}};
   if (const toml::table* cluster = root["cluster"].as_table()) {
     options.cluster.enabled = true;
     TableReader reader(cluster, "cluster.");

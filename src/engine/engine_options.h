@@ -14,6 +14,7 @@
 #include "monitor/drift_options.h"
 #include "policy/fixed_rules.h"
 #include "sched/scheduler_options.h"
+#include "tracing/tracing_options.h"
 #include "webhooks/webhook_options.h"
 
 namespace verdict {
@@ -117,6 +118,8 @@ struct EngineOptions {
   // [[webhooks]]: outbound endpoints for decision, case, drift and model events
   // (docs/webhooks.md); secret_file is read while parsing.
   std::vector<webhooks::EndpointOptions> webhooks;
+  // [tracing]: W3C trace context and OTLP/HTTP span export (docs/tracing.md).
+  tracing::TracingOptions tracing;
 };
 
 // Parses TOML text. Unknown keys, wrong types and out-of-range values are errors whose field

@@ -12,13 +12,25 @@
 #include "features/feature_vector.h"
 #include "formats/payment_message.h"
 #include "policy/policy_bundle.h"
+#include "tracing/trace_context.h"
 
 namespace verdict {
 namespace {
 
-// The caller a decision is made for: the authenticated tenant and principal (I7).
+// The caller a decision is made for: the authenticated tenant and principal (I7), and the W3C
+// trace its request belongs to (an invalid traceparent is ignored, docs/tracing.md).
 Caller CallerOf(const HttpRequest& request) {
-  return Caller{request.auth.tenant, request.auth.principal};
+  return Caller{
+      request.auth.tenant, request.auth.principal,
+      tracing::ParseTraceParent(request.Header("traceparent"), request.Header("tracestate"))};
+}
+
+// A traced decision's answer names the engine's decision span in the caller's trace.
+void AddTraceParent(const Decision& decision, HttpResponse& response) {
+  if (decision.trace.trace_id.empty() || decision.trace.span_id.empty()) return;
+  response.headers.emplace_back(
+      "traceparent", tracing::FormatTraceParent(decision.trace.trace_id, decision.trace.span_id,
+                                                decision.trace.sampled));
 }
 
 // A refused admission: 429 with Retry-After for bulk over capacity or that would wait past its
@@ -189,6 +201,7 @@ void RegisterScoringRoutes(Engine& engine, Router& router) {
                             }
                             HttpResponse response;
                             response.body = DecisionToJson(*decision);
+                            AddTraceParent(*decision, response);
                             (*shared_respond)(std::move(response));
                           });
         if (!admitted.ok()) (*shared_respond)(Refused(engine, request, admitted));

@@ -17,6 +17,7 @@
 #include "engine/completion.h"
 #include "engine/tenant_metrics.h"
 #include "journal/journal.h"
+#include "tracing/tracer.h"
 
 namespace verdict {
 
@@ -53,18 +54,21 @@ class PendingDecision {
     series_ = series;
     if (completion_.Arrive()) Answer();
   }
+  // Records the decision's spans with `tracer` once it is answered (docs/tracing.md): the
+  // decision arrived at `received_ns` (monotonic) for `tenant`. Before anything else is called.
+  void TraceWith(std::shared_ptr<tracing::Tracer> tracer, tracing::DecisionTrace trace,
+                 int64_t received_ns, const std::string& tenant);
   // Answers at once with an error: the decision was refused before anything was journaled.
-  void Refuse(const Status& status) { done_(status); }
+  void Refuse(const Status& status);
   // Answers with `decision` as stored (a replay) once the journal says it is durable, or with
   // the journal's failure.
-  void AnswerStored(const Status& durable) {
-    if (!durable.ok()) return done_(durable);
-    done_(std::move(decision));
-  }
+  void AnswerStored(const Status& durable);
 
  private:
   // Both parts are done: times the commit, counts the decision and answers.
   void Answer();
+  // After the answer: hands the decision's spans to the tracer, if it is traced.
+  void RecordTrace(tracing::DecisionSummary summary);
 
   Callback done_;
   const Clock& clock_;
@@ -76,6 +80,11 @@ class PendingDecision {
   int64_t journal_start_ns_ = 0;
   TenantMetrics::Series series_{};
   Completion completion_{2};
+  // Set by TraceWith only for a decision whose spans are recorded.
+  std::shared_ptr<tracing::Tracer> tracer_;
+  tracing::DecisionTrace trace_;
+  int64_t received_ns_ = 0;
+  std::string tenant_;
 };
 
 }  // namespace verdict

@@ -24,6 +24,37 @@ bool ReadCount(ByteReader& r, size_t min_element_bytes, uint32_t& count) {
   return true;
 }
 
+// A W3C trace id: 32 lower-case hex digits as its 16 bytes, and back.
+void PutTraceId(ByteWriter& w, std::string_view hex) {
+  auto nibble = [](char c) { return c <= '9' ? c - '0' : c - 'a' + 10; };
+  std::string bytes(16, '\0');
+  for (size_t i = 0; i < 16; ++i) {
+    bytes[i] = static_cast<char>((nibble(hex[2 * i]) << 4) | nibble(hex[2 * i + 1]));
+  }
+  w.Raw(bytes);
+}
+
+std::string TraceIdHex(std::string_view bytes) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string hex;
+  hex.reserve(32);
+  for (char b : bytes) {
+    hex.push_back(kDigits[(static_cast<unsigned char>(b) >> 4) & 0xf]);
+    hex.push_back(kDigits[static_cast<unsigned char>(b) & 0xf]);
+  }
+  return hex;
+}
+
+bool IsTraceId(std::string_view hex) {
+  if (hex.size() != 32) return false;
+  bool non_zero = false;
+  for (char c : hex) {
+    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
+    non_zero |= c != '0';
+  }
+  return non_zero;
+}
+
 Status Finish(const ByteReader& r) {
   if (!r.ok()) {
     return Malformed("truncated or oversize field near byte " + std::to_string(r.position()));
@@ -120,7 +151,8 @@ void EncodeRecordPayload(const JournalRecord& rec, std::string& out) {
   out.reserve(out.size() + 512 + rec.canonical_input.size() + 8 * rec.features.size() +
               64 * (rec.feature_names.size() + d.reasons.size() + d.contributions.size()) +
               rec.tenant.size() + rec.principal.size() + d.transaction_id.size());
-  w.U8(kPayloadFormatVersion);
+  const bool traced = !d.trace.trace_id.empty();
+  w.U8(traced ? kTracedPayloadFormatVersion : kPayloadFormatVersion);
   EncodeTransactionPart(rec, w);
   w.Str(rec.feature_schema_version);
   w.U32(static_cast<uint32_t>(rec.features.size()));
@@ -151,6 +183,7 @@ void EncodeRecordPayload(const JournalRecord& rec, std::string& out) {
   for (int64_t v : {t.queue_us, t.features_us, t.model_us, t.policy_us, t.journal_us, t.total_us}) {
     w.I64(v);
   }
+  if (traced) PutTraceId(w, d.trace.trace_id);
 }
 
 Status DecodeRecordPayload(std::string_view payload, JournalRecord& rec) {
@@ -159,7 +192,7 @@ Status DecodeRecordPayload(std::string_view payload, JournalRecord& rec) {
   if (!r.ok()) return Malformed("empty");
   if (version == kAdminPayloadFormatVersion) return DecodeAdminPayload(r, rec);
   if (version == kHistoryPayloadFormatVersion) return DecodeHistoryPayload(r, rec);
-  if (version != kPayloadFormatVersion) {
+  if (version != kPayloadFormatVersion && version != kTracedPayloadFormatVersion) {
     return Malformed("unknown payload version " + std::to_string(version));
   }
   DecodeTransactionPart(r, rec);
@@ -217,6 +250,12 @@ Status DecodeRecordPayload(std::string_view payload, JournalRecord& rec) {
        {&t.queue_us, &t.features_us, &t.model_us, &t.policy_us, &t.journal_us, &t.total_us}) {
     *v = r.I64();
   }
+  d.trace = TraceRef{};
+  if (version == kTracedPayloadFormatVersion) {
+    d.trace.trace_id = TraceIdHex(r.Raw(16));
+    // An all-zero id is no trace: encoding it again would not give these bytes.
+    if (r.ok() && !IsTraceId(d.trace.trace_id)) return Malformed("all-zero trace id");
+  }
   VERDICT_RETURN_IF_ERROR(Finish(r));
   rec.kind = RecordKind::kDecision;
   rec.admin = AdminAction{};
@@ -269,6 +308,9 @@ Status ValidateRecord(const JournalRecord& rec) {
     return InvalidArgument("feature_names must be empty or match features", "feature_names");
   }
   const Decision& d = rec.decision;
+  if (!d.trace.trace_id.empty() && !IsTraceId(d.trace.trace_id)) {
+    return InvalidArgument("trace id must be 32 lower-case hex digits, not all zero", "trace_id");
+  }
   for (std::string_view s :
        {std::string_view(rec.tenant), std::string_view(rec.principal),
         std::string_view(d.transaction_id), std::string_view(rec.feature_schema_version),

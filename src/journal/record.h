@@ -67,10 +67,13 @@ struct JournalRecord {
 inline constexpr size_t kMaxStringBytes = 1 << 20;  // any one string field
 inline constexpr size_t kMaxInputBytes = 16 << 20;  // canonical_input
 inline constexpr size_t kMaxListLength = 1 << 16;   // any one list
-// The payload's first byte: its layout. 1 is a decision record, 2 an admin event, 3 history.
+// The payload's first byte: its layout. 1 is a decision record, 2 an admin event, 3 history,
+// 4 a decision record of a traced decision (1's fields, then the 16-byte trace id): an
+// untraced decision keeps layout 1, so its bytes are as before tracing existed.
 inline constexpr uint8_t kPayloadFormatVersion = 1;
 inline constexpr uint8_t kAdminPayloadFormatVersion = 2;
 inline constexpr uint8_t kHistoryPayloadFormatVersion = 3;
+inline constexpr uint8_t kTracedPayloadFormatVersion = 4;
 
 // Appends the canonical payload of `record` (all fields except seq and the hashes) to `out`.
 void EncodeRecordPayload(const JournalRecord& record, std::string& out);
