@@ -102,6 +102,8 @@ uint32_t ChooseSkipped(size_t nq, double query_chars, const TokenStats& stats) {
     const double soft = std::min(1.0, gain / (query_chars + len));
     const double dice = 2.0 * count / static_cast<double>(nq + static_cast<size_t>(count));
     if (0.5 * soft + 0.5 * dice >= kWatchlistFloor) break;
+    // An entry whose every token pairs with a skipped one could take the missing-part score.
+    if (count >= 2 && nq <= static_cast<size_t>(count) + 1) break;
     skipped |= 1u << qi;
     skipped_gain = gain;
     skipped_count = count;
@@ -119,7 +121,8 @@ std::unique_ptr<const Watchlist> Watchlist::Build(const std::vector<Input>& name
   std::vector<std::string> tokens;
   list->entries_.reserve(names.size());
   for (const Input& input : names) {
-    WatchlistEntry entry{input.id, input.name, NormalizeNameTokens(input.name)};
+    WatchlistEntry entry{input.id, input.name, NormalizeNameTokens(input.name), input.primary,
+                         input.alias_kind};
     const uint32_t entry_id = static_cast<uint32_t>(list->entries_.size());
     EntryInfo info{};
     info.overflow_begin = static_cast<uint32_t>(list->entry_tokens_.size());
@@ -332,7 +335,12 @@ WatchlistMatch Watchlist::PickBest(const std::vector<std::string>& query, size_t
     const double soft = std::min(1.0, acc[e].gain / total);
     const double dice =
         std::min(1.0, 2.0 * Popcount8(acc[e].same) / static_cast<double>(nq + info_[e].tokens));
-    return 0.5 * soft + 0.5 * dice + 1e-6;
+    double b = 0.5 * soft + 0.5 * dice + 1e-6;
+    const size_t paired = static_cast<size_t>(Popcount8(acc[e].same));
+    if (MissingPartApplies(nq, info_[e].tokens, std::min<size_t>(paired, info_[e].tokens))) {
+      b = std::max(b, kMissingPartScore + 1e-6);
+    }
+    return b;
   };
   uint32_t top = 0;
   double top_bound = -1;
