@@ -2,6 +2,7 @@
 
 #include <netdb.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -89,6 +90,13 @@ int Post(const std::string& url, const std::string& path, const std::string& api
   }
   std::unique_ptr<addrinfo, decltype(&freeaddrinfo)> addresses(found, freeaddrinfo);
   const int fd = socket(found->ai_family, found->ai_socktype, found->ai_protocol);
+  // A large list takes the engine a few seconds to compile; an engine that never answers
+  // must not hang the command.
+  const timeval timeout{120, 0};
+  if (fd >= 0) {
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
+    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, sizeof timeout);
+  }
   if (fd < 0 || connect(fd, found->ai_addr, found->ai_addrlen) != 0) {
     if (fd >= 0) close(fd);
     std::fprintf(stderr, "cannot connect to %s\n", host_port.c_str());
