@@ -21,7 +21,7 @@
 namespace verdict {
 namespace {
 
-struct ImportFlags {
+struct ListsImportFlags {
   std::string format;
   std::string list;
   std::string tenant;
@@ -32,7 +32,7 @@ struct ImportFlags {
   std::string out;  // write the request body here instead of sending it
 };
 
-bool ReadFile(const std::string& path, std::string& text) {
+bool ReadListFile(const std::string& path, std::string& text) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return false;
   std::ostringstream s;
@@ -42,8 +42,8 @@ bool ReadFile(const std::string& path, std::string& text) {
 }
 
 // The readers the engine runs, here first: every error with file and line, nothing sent.
-bool Validate(ListFormat format, const std::vector<std::string>& names,
-              const std::vector<std::string>& texts, size_t& targets) {
+bool ValidateListFiles(ListFormat format, const std::vector<std::string>& names,
+                       const std::vector<std::string>& texts, size_t& targets) {
   std::vector<Diagnostic> errors;
   std::vector<ListTarget> read;
   switch (format) {
@@ -66,8 +66,8 @@ bool Validate(ListFormat format, const std::vector<std::string>& names,
 
 // POSTs `body` to http://host:port/path over a plain connection ("Connection: close") and
 // returns the status code (0 when the engine cannot be reached) and the response body.
-int Post(const std::string& url, const std::string& path, const std::string& api_key,
-         const std::string& body, std::string& response_body) {
+int PostListImport(const std::string& url, const std::string& path, const std::string& api_key,
+                   const std::string& body, std::string& response_body) {
   const std::string prefix = "http://";
   if (url.rfind(prefix, 0) != 0) {
     std::fprintf(stderr,
@@ -131,7 +131,7 @@ int Post(const std::string& url, const std::string& path, const std::string& api
   return std::atoi(response.c_str() + space + 1);
 }
 
-int Import(const ImportFlags& flags) {
+int RunListsImport(const ListsImportFlags& flags) {
   std::optional<ListFormat> format = ListFormatFromName(flags.format);
   if (!format) {
     std::fprintf(stderr, "--format %s: expected opensanctions, ofac_sdn or un_consolidated\n",
@@ -147,14 +147,14 @@ int Import(const ImportFlags& flags) {
   ListImport import{flags.tenant, flags.list, *format, flags.version, {}};
   for (const std::string& path : flags.files) {
     std::string text;
-    if (!ReadFile(path, text)) {
+    if (!ReadListFile(path, text)) {
       std::fprintf(stderr, "cannot read %s\n", path.c_str());
       return 2;
     }
     import.files.push_back(std::move(text));
   }
   size_t targets = 0;
-  if (!Validate(*format, flags.files, import.files, targets)) {
+  if (!ValidateListFiles(*format, flags.files, import.files, targets)) {
     std::fprintf(stderr, "the list was not sent: fix the errors above\n");
     return 1;
   }
@@ -172,7 +172,7 @@ int Import(const ImportFlags& flags) {
   }
   std::string api_key;
   if (!flags.api_key_file.empty()) {
-    if (!ReadFile(flags.api_key_file, api_key)) {
+    if (!ReadListFile(flags.api_key_file, api_key)) {
       std::fprintf(stderr, "cannot read %s\n", flags.api_key_file.c_str());
       return 2;
     }
@@ -180,7 +180,7 @@ int Import(const ImportFlags& flags) {
       api_key.pop_back();
   }
   std::string response;
-  const int status = Post(flags.url, "/v1/lists/import", api_key, body, response);
+  const int status = PostListImport(flags.url, "/v1/lists/import", api_key, body, response);
   if (status == 0) return 2;
   std::printf("%s\n", response.c_str());
   if (status != 200) {
@@ -195,7 +195,7 @@ int Import(const ImportFlags& flags) {
 void RegisterListsCommand(CLI::App& app) {
   CLI::App* lists = app.add_subcommand("lists", "Published sanctions lists");
   lists->require_subcommand(1);
-  auto flags = std::make_shared<ImportFlags>();
+  auto flags = std::make_shared<ListsImportFlags>();
   CLI::App* import = lists->add_subcommand(
       "import", "Send a new version of a list to a running engine (POST /v1/lists/import)");
   import->add_option("--format", flags->format, "opensanctions, ofac_sdn or un_consolidated")
@@ -211,7 +211,7 @@ void RegisterListsCommand(CLI::App& app) {
   import->add_option("--api-key-file", flags->api_key_file, "a file holding an admin API key");
   import->add_option("--out", flags->out, "write the request body here instead of sending it");
   import->callback([flags] {
-    const int status = Import(*flags);
+    const int status = RunListsImport(*flags);
   if (status != 0) throw CLI::RuntimeError(status);
 });
 }  // namespace verdict
