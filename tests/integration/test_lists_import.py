@@ -1,10 +1,4 @@
-"""NOT YET RUN: written on 2026-12-07 while the `verdict` binary with `lists import` could not
-be built in time on the shared machine; it is named so that CTest's test_*.py glob leaves it
-out. Run it by hand (`VERDICT_BIN=build/release/bin/verdict python3
-tests/integration/lists_import_pending.py`), fix what it finds, then rename it to
-test_lists_import.py.
-
-Published sanctions lists through the real binary (issue 44 item 4): a tenant's policy
+"""Published sanctions lists through the real binary (issue 44 item 4): a tenant's policy
 screens against an OFAC SDN list (`names from ofac_sdn "sdn.csv" "alt.csv"`); `verdict lists
 import` sends a new version of that list to POST /v1/lists/import, which activates it at once
 (an alias of the new version is blocked, naming the alias and the entry) and keeps it across a
