@@ -11,6 +11,7 @@
 #include "engine/http_routes.h"
 #include "engine/integrity_gate.h"
 #include "engine/lifecycle_routes.h"
+#include "engine/list_routes.h"
 #include "webhooks/webhook_routes.h"
 
 namespace verdict {
@@ -77,6 +78,7 @@ Result<std::unique_ptr<EngineStack>> BuildEngineStack(const EngineStackFlags& fl
   RegisterEngineRoutes(e, metrics, stack->router);
   RegisterLifecycleRoutes(e, stack->router);
   RegisterDriftRoutes(e, stack->router);
+  RegisterListRoutes(e, stack->router);
   RegisterCaseRoutes(e.cases(), e.journal(), &e.tenant_models(), stack->router);
   VERDICT_RETURN_IF_ERROR(RegisterConsole(flags, stack->router));
   // API keys live in the journal's registry; every key change is journaled.

@@ -9,6 +9,7 @@
 #include "cli/features_command.h"
 #include "cli/import_command.h"
 #include "cli/keys_command.h"
+#include "cli/lists_command.h"
 #include "cli/model_command.h"
 #include "cli/policy_command.h"
 #include "cli/replay_command.h"
@@ -41,6 +42,7 @@ int main(int argc, char** argv) {
   verdict::RegisterAuditCommand(app);
   verdict::RegisterModelCommand(app);
   verdict::RegisterPolicyCommand(app);
+  verdict::RegisterListsCommand(app);
   verdict::RegisterSimCommand(app);
   verdict::RegisterFeaturesCommand(app);
   verdict::RegisterTrainCommand(app);

@@ -12,6 +12,7 @@
 #include "core/decision.h"
 #include "policy/diagnostic.h"
 #include "policy/lexer.h"
+#include "policy/published_list.h"
 
 namespace verdict {
 
@@ -67,6 +68,10 @@ struct ListDecl {
   ListKind kind = ListKind::kStrings;
   std::optional<std::string> file;  // `from "file"`; otherwise inline entries
   SourcePos file_pos;
+  // `names from opensanctions "f"` and the like: the published layout of the file(s).
+  ListFormat format = ListFormat::kIdNameCsv;
+  std::optional<std::string> second_file;  // ofac_sdn's alt.csv
+  SourcePos second_file_pos;
   std::vector<ListEntry> entries;  // inline entries
 };
 

@@ -311,7 +311,9 @@ std::string Describe(const Context& ctx, const Detail& d) {
       if (call.watchlist) {
         if (entry < 0) return "@" + list.name + ": no similar name";
         const WatchlistEntry& e = list.watchlist->entries()[entry];
-        return "@" + list.name + " best match '" + e.name + "' [" + e.id + "] score " +
+        const std::string alias =
+            e.primary.empty() ? "" : " (" + e.alias_kind + " alias of '" + e.primary + "')";
+        return "@" + list.name + " best match '" + e.name + "'" + alias + " [" + e.id + "] score " +
                Format("%.3f", ctx.screens.score[d.index]);
       }
       if (entry < 0) return "@" + list.name + ": no pattern matched";
@@ -409,6 +411,8 @@ PolicyResult CompiledPolicy::Evaluate(const Transaction& txn, const FeatureView&
       if (hit.entry >= 0 && call.watchlist) {
         hit.entry_id = list.watchlist->entries()[hit.entry].id;
         hit.entry_name = list.watchlist->entries()[hit.entry].name;
+        hit.entry_primary = list.watchlist->entries()[hit.entry].primary;
+        hit.alias_kind = list.watchlist->entries()[hit.entry].alias_kind;
       } else if (hit.entry >= 0) {
         hit.entry_id = list.patterns->patterns()[hit.entry];
       }

@@ -29,10 +29,12 @@ struct TypologyScore {
 struct ScreeningHit {
   std::string_view function;  // "watchlist_match" or "text_match"
   std::string_view list;
-  int entry = -1;             // best/first matching entry, -1 when none
-  std::string_view entry_id;  // watchlist entry id or the pattern text
-  std::string_view entry_name;
-  double score = 0;  // similarity (watchlist) or 1/0 (text)
+  int entry = -1;                  // best/first matching entry, -1 when none
+  std::string_view entry_id;       // watchlist entry id or the pattern text
+  std::string_view entry_name;     // the name that matched (primary or alias)
+  std::string_view entry_primary;  // the target's primary name when an alias matched
+  std::string_view alias_kind;     // "aka", "low", ... when an alias matched
+  double score = 0;                // similarity (watchlist) or 1/0 (text)
 };
 
 // What Evaluate saw beyond the outcome, for analysts, backtests and tests.

@@ -2,11 +2,34 @@
 
 #include "core/currency.h"
 #include "policy/list_file.h"
+#include "policy/published_list.h"
 
 namespace verdict {
 
+namespace {
+
+std::vector<ListTarget> ReadPublished(const ListDecl& decl, std::string_view file_text,
+                                      std::string_view second_text,
+                                      std::vector<Diagnostic>& errors) {
+  const ListFileText file{*decl.file, file_text};
+  switch (decl.format) {
+    case ListFormat::kOpenSanctions:
+      return ParseOpenSanctionsCsv(file, errors);
+    case ListFormat::kOfacSdn:
+      return ParseOfacSdn(file, {decl.second_file.value_or(""), second_text}, errors);
+    case ListFormat::kUnConsolidated:
+      return ParseUnConsolidatedXml(file, errors);
+    case ListFormat::kIdNameCsv:
+      break;
+  }
+  return {};
+}
+
+}  // namespace
+
 CompiledList BuildList(const ListDecl& decl, std::string_view file_text,
-                       std::string_view policy_file, std::vector<Diagnostic>& errors) {
+                       std::string_view second_text, std::string_view policy_file,
+                       std::vector<Diagnostic>& errors) {
   CompiledList list;
   list.name = decl.name;
   list.kind = decl.kind;
@@ -17,6 +40,18 @@ CompiledList BuildList(const ListDecl& decl, std::string_view file_text,
 
   if (decl.kind == ListKind::kNames) {
     std::vector<Watchlist::Input> names;
+    if (decl.file && decl.format != ListFormat::kIdNameCsv) {
+      std::vector<ListTarget> targets = ReadPublished(decl, file_text, second_text, errors);
+      for (ListTarget& t : targets) {
+        for (TargetAlias& a : t.aliases) {
+          names.push_back({t.id, std::move(a.name), t.name, std::move(a.kind)});
+        }
+        names.push_back({std::move(t.id), std::move(t.name)});
+      }
+      list.size = targets.size();
+      list.watchlist = Watchlist::Build(names);
+      return list;
+    }
     if (decl.file) {
       for (NameRecord& r : ParseNamesCsv(file_text, where, errors)) {
         names.push_back({std::move(r.id), std::move(r.name)});

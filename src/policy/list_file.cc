@@ -2,76 +2,9 @@
 
 #include <algorithm>
 
+#include "policy/csv_record.h"
+
 namespace verdict {
-namespace {
-
-std::string_view Trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) {
-    s.remove_prefix(1);
-  }
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) {
-    s.remove_suffix(1);
-  }
-  return s;
-}
-
-// Splits one CSV record starting at `i` (which advances past its line end). Returns false
-// on bad quoting.
-bool ReadRecord(std::string_view text, size_t& i, int& line, std::vector<std::string>& fields) {
-  fields.clear();
-  std::string field;
-  bool quoted = false;
-  bool was_quoted = false;
-  while (i < text.size()) {
-    char c = text[i];
-    if (quoted) {
-      if (c == '"') {
-        if (i + 1 < text.size() && text[i + 1] == '"') {
-          field += '"';
-          i += 2;
-          continue;
-        }
-        quoted = false;
-        ++i;
-        continue;
-      }
-      if (c == '\n') ++line;
-      field += c;
-      ++i;
-      continue;
-    }
-    if (c == '"') {
-      if (!Trim(field).empty()) return false;
-      field.clear();
-      quoted = was_quoted = true;
-      ++i;
-      continue;
-    }
-    if (c == ',') {
-      fields.push_back(was_quoted ? field : std::string(Trim(field)));
-      field.clear();
-      was_quoted = false;
-      ++i;
-      continue;
-    }
-    if (c == '\n') {
-      ++i;
-      break;
-    }
-    if (was_quoted) {
-      if (c != '\r' && c != ' ') return false;
-      ++i;
-      continue;
-    }
-    field += c;
-    ++i;
-  }
-  if (quoted) return false;
-  fields.push_back(was_quoted ? field : std::string(Trim(field)));
-  return true;
-}
-
-}  // namespace
 
 std::vector<NameRecord> ParseNamesCsv(std::string_view text, std::string_view file,
                                       std::vector<Diagnostic>& errors) {
@@ -83,15 +16,13 @@ std::vector<NameRecord> ParseNamesCsv(std::string_view text, std::string_view fi
     fail(1, "list file is larger than 64 MiB");
     return records;
   }
-  size_t i = 0;
-  int line = 1;
+  CsvRecordReader reader(text);
   std::vector<std::string> fields;
-  int header_line = line;
-  if (!ReadRecord(text, i, line, fields)) {
+  const int header_line = reader.line();
+  if (!reader.Next(fields)) {
     fail(header_line, "bad quoting in the header; expected id,name[,...]");
     return records;
   }
-  ++line;
   int id_col = -1;
   int name_col = -1;
   for (size_t c = 0; c < fields.size(); ++c) {
@@ -106,16 +37,12 @@ std::vector<NameRecord> ParseNamesCsv(std::string_view text, std::string_view fi
     fail(header_line, "header lacks the 'id' and 'name' columns; expected id,name[,...]");
     return records;
   }
-  while (i < text.size()) {
-    int record_line = line;
-    if (!ReadRecord(text, i, line, fields)) {
+  while (!reader.done()) {
+    const int record_line = reader.line();
+    if (!reader.Next(fields)) {
       fail(record_line, "bad quoting; expected fields like \"Smith, John\" with \"\" for a quote");
-      while (i < text.size() && text[i++] != '\n') {
-      }
-      ++line;
       continue;
     }
-    ++line;
     if (fields.size() == 1 && fields[0].empty()) continue;  // blank line
     const size_t need = static_cast<size_t>(std::max(id_col, name_col));
     if (fields.size() <= need) {
@@ -140,7 +67,7 @@ std::vector<LineEntry> ParseLineList(std::string_view text) {
     size_t end = text.find('\n');
     std::string_view row = text.substr(0, end);
     text = end == std::string_view::npos ? std::string_view() : text.substr(end + 1);
-    row = Trim(row);
+    row = TrimCsvSpace(row);
     if (row.empty() || row.front() == '#') continue;
     entries.push_back({std::string(row), line});
   }

@@ -181,10 +181,26 @@ class Parser {
     Take();
     if (IsWord("from")) {
       Take();
+      if (Cur().kind == TokenKind::kIdent) {
+        std::optional<ListFormat> format = ListFormatFromName(Cur().text);
+        if (!format || list.kind != ListKind::kNames) {
+          return FailExpected(list.kind == ListKind::kNames
+                                  ? "a file name as a string, or a published format: "
+                                    "opensanctions, ofac_sdn or un_consolidated"
+                                  : "a file name as a string");
+        }
+        list.format = *format;
+        Take();
+      }
       list.file_pos = Cur().pos;
       std::string file;
       if (!ExpectText("a file name as a string", file)) return false;
       list.file = std::move(file);
+      if (ListFormatFileCount(list.format) == 2) {
+        list.second_file_pos = Cur().pos;
+        if (!ExpectText("the alternate names file (alt.csv) as a string", file)) return false;
+        list.second_file = std::move(file);
+      }
     } else {
       if (Expect(TokenKind::kLBracket, "'[' or 'from'") == nullptr) return false;
       while (Cur().kind != TokenKind::kRBracket) {

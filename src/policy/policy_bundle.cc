@@ -65,9 +65,11 @@ Result<BundleSource> ReadBundle(const std::filesystem::path& path) {
   std::vector<Diagnostic> ignored;
   PolicyAst ast = ParsePolicy(source.policy_text, source.policy_file, ignored);
   for (const ListDecl& list : ast.lists) {
-    if (!list.file || source.files.contains(*list.file)) continue;
-    auto text = ReadText(file.parent_path() / *list.file, kMaxListFileBytes);
-    if (text.ok()) source.files.emplace(*list.file, std::move(text).value());
+    for (const std::optional<std::string>& name : {list.file, list.second_file}) {
+      if (!name || source.files.contains(*name)) continue;
+      auto text = ReadText(file.parent_path() / *name, kMaxListFileBytes);
+      if (text.ok()) source.files.emplace(*name, std::move(text).value());
+    }
   }
   return source;
 }
@@ -150,20 +152,22 @@ Result<std::shared_ptr<const CompiledPolicy>> CompileBundle(
   std::set<std::string> referenced;
   std::vector<CompiledList> lists;
   for (const ListDecl& decl : ast.lists) {
-    std::string_view text;
-    if (decl.file) {
-      referenced.insert(*decl.file);
-      auto it = source.files.find(*decl.file);
-      if (it == source.files.end()) {
-        errors.push_back({file, decl.file_pos,
-                          "list file '" + *decl.file +
-                              "' is missing from the bundle (or could "
-                              "not be read); expected it next to the policy"});
-      } else {
-        text = it->second;
-      }
-    }
-    lists.push_back(BuildList(decl, text, file, errors));
+    // The content of a list file the declaration names, "" (and an error) when the bundle
+    // lacks it.
+    auto text_of = [&](const std::optional<std::string>& name, SourcePos pos) {
+      if (!name) return std::string_view();
+      referenced.insert(*name);
+      auto it = source.files.find(*name);
+      if (it != source.files.end()) return std::string_view(it->second);
+      errors.push_back({file, pos,
+                        "list file '" + *name +
+                            "' is missing from the bundle (or could "
+                            "not be read); expected it next to the policy"});
+      return std::string_view();
+    };
+    const std::string_view text = text_of(decl.file, decl.file_pos);
+    const std::string_view second = text_of(decl.second_file, decl.second_file_pos);
+    lists.push_back(BuildList(decl, text, second, file, errors));
   }
   for (const auto& [name, body] : source.files) {
     if (!referenced.contains(name)) {

@@ -29,6 +29,23 @@ TEST(NameNormalizerTest, TransliteratesOtherScripts) {
   EXPECT_FALSE(NormalizeName("أبو بكر").empty());
 }
 
+TEST(NameNormalizerTest, DottedAbbreviationsAndLegalForms) {
+  EXPECT_EQ(NormalizeName("NORTHWIND MARITIME TRADING L.L.C."), "maritime northwind trading");
+  EXPECT_EQ(NormalizeName("Northwind Maritime Trading LLC"), "maritime northwind trading");
+  EXPECT_EQ(NormalizeName("Kestrel Shipping S.A."), "kestrel shipping");
+  EXPECT_EQ(NormalizeName("Golden Lantern Trading Co., Ltd."), "golden lantern trading");
+  EXPECT_EQ(NormalizeName("GOLDEN LANTERN TRADING COMPANY LIMITED"), "golden lantern trading");
+  EXPECT_EQ(NormalizeName("Trans Asia Logistics Sdn. Bhd."), "asia logistics trans");
+  // A dot after a longer token, or before one, still separates.
+  EXPECT_EQ(NormalizeName("J.Smith"), "j smith");
+  EXPECT_EQ(NormalizeName("Ivan S. Volkov"), "ivan s volkov");
+  EXPECT_EQ(NormalizeName("U.S.A. Metals"), "metals usa");
+  // Companions stay when there is no legal form; a name of legal forms only stays whole.
+  EXPECT_EQ(NormalizeName("Co Van Minh"), "co minh van");
+  EXPECT_EQ(NormalizeName("Limited"), "limited");
+  EXPECT_EQ(NormalizeName("LLC"), "llc");
+}
+
 TEST(NameNormalizerTest, BoundsAndInvalidUtf8) {
   std::string many;
   for (int i = 0; i < 20; ++i) many += "tok" + std::to_string(i) + " ";
@@ -58,6 +75,10 @@ TEST(SimilarityTest, NameScoreProperties) {
   EXPECT_LT(NameScore(t("John Brown"), t("John Smith")), 0.6);
   // Short tokens must match exactly (no JW inflation for "li" vs "lu").
   EXPECT_LT(NameScore(t("Li Wu"), t("Lu Wo")), 0.01);
+  // A missing middle name is a review (0.90), not a block; two missing parts are not.
+  EXPECT_DOUBLE_EQ(NameScore(t("John Smith"), t("John Michael Smith")), kMissingPartScore);
+  EXPECT_LT(NameScore(t("John Smith"), t("John Michael Peter Smith")), 0.85);
+  EXPECT_LT(NameScore(t("Ivan Petrov"), t("Ivan Petrovich Sidorov")), 0.85);
   // Symmetric.
   EXPECT_DOUBLE_EQ(NameScore(t("Ivan Petrovich Sidorov"), t("Ivan Sidorov")),
                    NameScore(t("Ivan Sidorov"), t("Ivan Petrovich Sidorov")));

@@ -67,6 +67,9 @@ double NameScore(const std::vector<std::string>& a, const std::vector<std::strin
   uint32_t used_a = 0;
   uint32_t used_b = 0;
   double aligned = 0;
+  double paired_chars = 0;
+  double lowest_pair = 1;
+  size_t pairs = 0;
   int same = 0;
   while (true) {
     double best = 0;
@@ -86,11 +89,18 @@ double NameScore(const std::vector<std::string>& a, const std::vector<std::strin
     used_a |= 1u << bi;
     used_b |= 1u << bj;
     aligned += best * static_cast<double>(a[bi].size() + b[bj].size());
+    paired_chars += static_cast<double>(a[bi].size() + b[bj].size());
+    lowest_pair = std::min(lowest_pair, best);
+    ++pairs;
     if (best >= kTokenSameThreshold) ++same;
   }
   const double soft = aligned / total_chars;
   const double dice = 2.0 * same / static_cast<double>(n + m);
-  return 0.5 * soft + 0.5 * dice;
+  const double score = 0.5 * soft + 0.5 * dice;
+  if (MissingPartApplies(n, m, pairs) && lowest_pair >= kMissingPartTokenFloor) {
+    return std::max(score, kMissingPartScore * aligned / paired_chars);
+  }
+  return score;
 }
 
 }  // namespace verdict

@@ -24,6 +24,17 @@ inline constexpr double kTokenSameThreshold = 0.90;
 // 0.5 * aligned JW (tokens paired one-to-one, greedy by similarity, each pair weighted by
 // its characters, unpaired tokens count 0) + 0.5 * token-set Dice (2·|paired ≥ 0.9| /
 // (|a| + |b|)). Symmetric; 1 exactly for the same token multiset.
+// A missing part (a middle name, a second surname) scores at least kMissingPartScore × the
+// pairs' weighted similarity: when the shorter name has 2 or more tokens, the longer one has
+// exactly one more, and every token of the shorter pairs at kMissingPartTokenFloor or above
+// ("John Smith" / "John Michael Smith" 0.90: a review, not a block, at the usual thresholds).
 double NameScore(const std::vector<std::string>& a, const std::vector<std::string>& b);
+inline constexpr double kMissingPartScore = 0.90;
+inline constexpr double kMissingPartTokenFloor = 0.95;
+// Whether token counts `n`, `m` with `pairs` similar pairs can take the missing-part score.
+inline bool MissingPartApplies(size_t n, size_t m, size_t pairs) {
+  const size_t shorter = n < m ? n : m;
+  return shorter >= 2 && n + m == 2 * shorter + 1 && pairs == shorter;
+}
 
 }  // namespace verdict

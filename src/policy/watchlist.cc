@@ -102,6 +102,8 @@ uint32_t ChooseSkipped(size_t nq, double query_chars, const TokenStats& stats) {
     const double soft = std::min(1.0, gain / (query_chars + len));
     const double dice = 2.0 * count / static_cast<double>(nq + static_cast<size_t>(count));
     if (0.5 * soft + 0.5 * dice >= kWatchlistFloor) break;
+    // An entry whose every token pairs with a skipped one could take the missing-part score.
+    if (count >= 2 && nq <= static_cast<size_t>(count) + 1) break;
     skipped |= 1u << qi;
     skipped_gain = gain;
     skipped_count = count;
@@ -119,7 +121,8 @@ std::unique_ptr<const Watchlist> Watchlist::Build(const std::vector<Input>& name
   std::vector<std::string> tokens;
   list->entries_.reserve(names.size());
   for (const Input& input : names) {
-    WatchlistEntry entry{input.id, input.name, NormalizeNameTokens(input.name)};
+    WatchlistEntry entry{input.id, input.name, NormalizeNameTokens(input.name), input.primary,
+                         input.alias_kind};
     const uint32_t entry_id = static_cast<uint32_t>(list->entries_.size());
     EntryInfo info{};
     info.overflow_begin = static_cast<uint32_t>(list->entry_tokens_.size());
@@ -332,7 +335,38 @@ WatchlistMatch Watchlist::PickBest(const std::vector<std::string>& query, size_t
     const double soft = std::min(1.0, acc[e].gain / total);
     const double dice =
         std::min(1.0, 2.0 * Popcount8(acc[e].same) / static_cast<double>(nq + info_[e].tokens));
-    return 0.5 * soft + 0.5 * dice + 1e-6;
+    double b = 0.5 * soft + 0.5 * dice + 1e-6;
+    const size_t paired = static_cast<size_t>(Popcount8(acc[e].same));
+    if (MissingPartApplies(nq, info_[e].tokens, std::min<size_t>(paired, info_[e].tokens))) {
+      b = std::max(b, kMissingPartScore + 1e-6);
+    }
+    const size_t entry_tokens = info_[e].tokens;
+    if (paired >= 2 && paired < entry_tokens && paired < nq) {
+      // Two tokens agree: the others may still be similar beyond one edit (Sergeyevich /
+      // sergeevic), which the deletion neighbourhood did not find. Bound them as if the
+      // unfound query tokens paired perfectly with the entry's unpaired ones; entries sharing
+      // two tokens with a query are few, so this costs a few exact scores, not a scan.
+      std::array<double, kMaxNameTokens> unfound_len{};
+      size_t unfound = 0;
+      for (size_t qi = 0; qi < nq; ++qi) {
+        if (!(acc[e].hits & (1u << qi)))
+          unfound_len[unfound++] = static_cast<double>(query[qi].size());
+      }
+      const size_t open = std::min(unfound, entry_tokens - paired);
+      // The longest first (insertion sort: at most 8).
+      for (size_t k = 1; k < unfound; ++k) {
+        for (size_t m = k; m > 0 && unfound_len[m - 1] < unfound_len[m]; --m) {
+          std::swap(unfound_len[m - 1], unfound_len[m]);
+        }
+      }
+      double open_gain = 0;
+      for (size_t k = 0; k < open; ++k) open_gain += 2 * unfound_len[k];
+      const double soft_open = std::min(1.0, (acc[e].gain + open_gain) / total);
+      const double dice_open = std::min(
+          1.0, 2.0 * static_cast<double>(paired + open) / static_cast<double>(nq + entry_tokens));
+      b = std::max(b, 0.5 * soft_open + 0.5 * dice_open + 1e-6);
+    }
+    return b;
   };
   uint32_t top = 0;
   double top_bound = -1;

@@ -20,10 +20,14 @@ struct TokenStats;  // per query token: best gain, shortest similar token, posti
 // any screening threshold, and the index prunes by it.
 inline constexpr double kWatchlistFloor = 0.70;
 
+// One name of a list target: its primary name, or one of its aliases (then `primary` holds
+// the target's primary name and `alias_kind` how the publisher qualifies the alias).
 struct WatchlistEntry {
   std::string id;                   // the list's own identifier, reported in reasons
   std::string name;                 // as listed
   std::vector<std::string> tokens;  // NormalizeNameTokens(name)
+  std::string primary;              // "" for a primary name
+  std::string alias_kind;           // "aka", "fka", "low", ...; "" for a primary name
 };
 
 struct WatchlistMatch {
@@ -36,6 +40,8 @@ class Watchlist {
   struct Input {
     std::string id;
     std::string name;
+    std::string primary = {};     // set for an alias: the target's primary name
+    std::string alias_kind = {};  // set for an alias
   };
   static std::unique_ptr<const Watchlist> Build(const std::vector<Input>& names);
 
