@@ -606,14 +606,17 @@ TEST(JournalCommitLogTest, ALogThatStartedOverManyTimesStillRestoresEverything) 
 }
 
 TEST(JournalCommitLogTest, AHalfIsNotWrittenAgainBeforeTheWalSyncOverItsPassEnds) {
-  // Halves of 4 KB, about 1 KB a record: a half is full every few records. From the fourth
+  // Halves of 8 KB, about 1 KB a record: a half is full every several records. From the fourth
   // record on, the store's WAL syncs do not end and its unsynced appends are lost at the end,
   // so only the commit log keeps those records: the first half change starts the sync over
   // pass 1, and the change back to pass 1's half must wait for it instead of overwriting it.
+  // The first three records and the opening mark must not fill pass 1: a sync started before
+  // the blocking began could still reach the file system after it and be blocked, and the
+  // fourth record would then wait for it (with halves of 4 KB it did, now and then).
   LossyJournal setup;
   std::atomic<uint64_t> acknowledged{0};
   {
-    auto j = Journal::Open(setup.Options(8 << 10));
+    auto j = Journal::Open(setup.Options(16 << 10));
     ASSERT_TRUE(j.ok()) << j.status().ToString();
     WriteAll(**j, 1, 3);
     acknowledged = 3;
@@ -639,7 +642,7 @@ TEST(JournalCommitLogTest, AHalfIsNotWrittenAgainBeforeTheWalSyncOverItsPassEnds
   EXPECT_GT(acknowledged.load(), 3u);
   setup.fs->set_fail_syncs(false);
   setup.fs->set_lose_unsynced_appends(false);
-  auto reopened = Journal::Open(setup.Options(8 << 10));
+  auto reopened = Journal::Open(setup.Options(16 << 10));
   ASSERT_TRUE(reopened.ok()) << reopened.status().ToString();
   EXPECT_GE((*reopened)->durable_sequence(), acknowledged.load());
 }
