@@ -82,8 +82,11 @@ JournalEntry MakeEntry(uint64_t i) {
   r.decision.policy = {"7", std::string(64, 'b')};
   r.decision.timings = {12, 3, 9, 1, 0, 340};
   // Account state as the feature engine would store it: a few hundred bytes per account.
-  e.state_updates.push_back({"bank-a/" + sender, std::string(200, 's')});
-  e.state_updates.push_back({"bank-a/" + receiver, std::string(200, 'r')});
+  for (const auto& [account, fill] : {std::pair{sender, 's'}, std::pair{receiver, 'r'}}) {
+    StateUpdate& u = e.state_updates.emplace_back();
+    u.key = "bank-a/" + account;
+    u.value = std::string(200, fill);
+  }
   return e;
 }
 
@@ -558,7 +561,7 @@ void BM_Recovery(benchmark::State& state) {
     JournalOptions o;
     o.data_dir = g_recovery_dir;
     o.verify_in_background = verify;
-    o.on_recovered_state = [&](std::string_view k, std::string_view v) {
+    o.on_recovered_state = [&](std::string_view k, std::string_view v, const StateTag*) {
       recovered.emplace(k, v);
       return Status::Ok();
     };

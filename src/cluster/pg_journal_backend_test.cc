@@ -167,10 +167,12 @@ TEST_F(PgJournalBackendTest, StateWritesOfOneGroupApplyInOrder) {
   ASSERT_NE(j, nullptr);
   ExpectAllCommitted(WriteEntries(*j, 1, 3));
   journal::JournalEntry entry = MakeEntry(4);
-  entry.state_updates = {{"bank-a/k1", "v1"},     {"bank-a/ACC-1", "", true},
-                         {"bank-a/k1", "", true}, {"bank-a/k3", "first"},
-                         {"bank-a/k3", "second"}, {"bank-a/k4", "", true},
-                         {"bank-a/k4", "written"}};
+  using journal::testing_util::StateErase;
+  using journal::testing_util::StateWrite;
+  entry.state_updates = {StateWrite("bank-a/k1", "v1"),     StateErase("bank-a/ACC-1"),
+                         StateErase("bank-a/k1"),           StateWrite("bank-a/k3", "first"),
+                         StateWrite("bank-a/k3", "second"), StateErase("bank-a/k4"),
+                         StateWrite("bank-a/k4", "written")};
   std::promise<Result<journal::CommitInfo>> done;
   ASSERT_TRUE(j->Enqueue(std::move(entry), [&done](const Result<journal::CommitInfo>& r) {
                  done.set_value(r);

@@ -4,6 +4,7 @@
 // would have had had the engine decided the history itself (I3). Thread-safe like Decide.
 #include "api/transaction_json.h"
 #include "engine/engine.h"
+#include "engine/stored_state.h"
 #include "features/account_state_codec.h"
 #include "features/feature_extractor.h"
 
@@ -39,9 +40,10 @@ Status Engine::ApplyHistory(const Transaction& txn, uint64_t input_position, con
           record.accounts.push_back(txn.receiver.ref.account);
         }
         ApplyTransaction(txn, sender, receiver);
-        entry.state_updates.push_back({sender_key, EncodeAccountState(sender), false});
+        const journal::StateSealer* sealer = journal_->state_sealer();
+        entry.state_updates.push_back(StoredStateUpdate(sealer, sender_key, sender));
         if (!same_account) {
-          entry.state_updates.push_back({receiver_key, EncodeAccountState(receiver), false});
+          entry.state_updates.push_back(StoredStateUpdate(sealer, receiver_key, receiver));
         }
         Result<uint64_t> enqueued = journal_->Enqueue(std::move(entry), std::move(done));
         if (enqueued.ok()) return;

@@ -9,6 +9,7 @@
 #include "api/transaction_json.h"
 #include "engine/decision_run.h"
 #include "engine/engine.h"
+#include "engine/stored_state.h"
 #include "features/account_state_codec.h"
 #include "features/feature_extractor.h"
 #include "monitor/drift_monitor.h"
@@ -229,9 +230,10 @@ Status Engine::JournalDecision(DecisionRun& run, AccountState& sender, AccountSt
   record.feature_schema_version = std::string(kFeatureSchemaVersion);
   record.features.assign(run.features.begin(), run.features.end());
   record.decision = decision;
-  entry.state_updates.push_back({run.sender_key, EncodeAccountState(sender), false});
+  const journal::StateSealer* sealer = journal_->state_sealer();
+  entry.state_updates.push_back(StoredStateUpdate(sealer, run.sender_key, sender));
   if (!same_account) {
-    entry.state_updates.push_back({run.receiver_key, EncodeAccountState(receiver), false});
+    entry.state_updates.push_back(StoredStateUpdate(sealer, run.receiver_key, receiver));
   }
   // A review or block decision opens a case once durable; commit callbacks run in sequence
   // order, which the case store's high-water mark relies on.

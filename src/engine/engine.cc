@@ -8,6 +8,7 @@
 #include "engine/completion.h"
 #include "engine/drift_journal_recorder.h"
 #include "engine/drift_watch_setup.h"
+#include "engine/stored_state.h"
 #include "features/account_state_codec.h"
 #include "features/feature_vector.h"
 #include "monitor/drift_watch.h"
@@ -154,14 +155,17 @@ Result<std::unique_ptr<Engine>> Engine::Create(const EngineOptions& options,
   journal_options.metrics = &metrics;
   journal_options.open_backend = std::move(open_journal_backend);
   Engine* raw = engine.get();
-  journal_options.on_recovered_state = [raw](std::string_view key, std::string_view value) {
+  journal_options.on_recovered_state = [raw](std::string_view key, std::string_view value,
+                                             const journal::StateTag* tag) {
     Result<AccountState> state = DecodeAccountState(value);
     if (!state.ok()) {
       return Internal("stored state of account '" + std::string(key) +
                       "' is unreadable: " + state.status().message());
     }
-    raw->accounts_.WithAccounts(
-        key, key, [&state](AccountState& s, AccountState&) { s = std::move(state).value(); });
+    raw->accounts_.WithAccounts(key, key, [&state, tag](AccountState& s, AccountState&) {
+      s = std::move(state).value();
+      RecordLoadedSeal(tag, s);
+    });
     return Status::Ok();
   };
   VERDICT_ASSIGN_OR_RETURN(engine->journal_, journal::Journal::Open(journal_options));

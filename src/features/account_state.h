@@ -3,6 +3,7 @@
 // seven arrays). Value type (deep copies); not thread-safe (the stripe lock guards it).
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -95,8 +96,11 @@ struct StateHeader {
   float unusual = 0;
   float peer_unusual = 0;
   uint32_t risk_s = 0;
+  // Not part of the state: the journal's seal of the state as last stored (journal/state_seal.h),
+  // which the next stored state replaces in the journal's digest. All zero: none stored.
+  std::array<uint8_t, 16> stored_seal{};
 };
-static_assert(sizeof(StateHeader) == 80);
+static_assert(sizeof(StateHeader) == 96);
 static_assert(sizeof(RecentEvent) == kElementSize[kOutRecent]);
 static_assert(sizeof(WindowBucket) == kElementSize[kOutBuckets]);
 static_assert(sizeof(PathEntry) == kElementSize[kPaths]);
@@ -200,6 +204,8 @@ class AccountState {
   void set_first_seen_us(int64_t t) { mutable_header().first_seen_us = t; }
   int64_t last_seen_us() const { return header().last_seen_us; }
   void set_last_seen_us(int64_t t) { mutable_header().last_seen_us = t; }
+  const std::array<uint8_t, 16>& stored_seal() const { return header().stored_seal; }
+  void set_stored_seal(const std::array<uint8_t, 16>& seal) { mutable_header().stored_seal = seal; }
 
   // Bytes of the block (header and element capacity), for memory accounting; 0 before the
   // first change.

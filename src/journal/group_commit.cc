@@ -57,11 +57,13 @@ GroupCommit::GroupCommit(const JournalOptions& options, JournalBackend& backend,
       clock_(options.clock ? *options.clock : SystemClock::Instance()),
       backend_(backend),
       signer_(signer),
+      sealer_(start.sealer),
       cipher_(cipher),
       instance_id_(next_instance_id.fetch_add(1, std::memory_order_relaxed)),
       pacer_(options.group_delay_us, options.group_delay_above_per_s),
       chain_hash_(start.last_hash),
       merkle_(std::move(start.merkle)),
+      state_digest_(start.state_digest),
       checkpoint_size_(start.checkpoint_size),
       checkpoint_time_us_(clock_.NowMicros()) {
   {
@@ -123,6 +125,27 @@ GroupCommit::~GroupCommit() {
   if (committer_.joinable()) committer_.join();
 }
 
+Result<std::optional<StateTag>> GroupCommit::ReplacedTag(const StateUpdate& u) {
+  const std::optional<StateTag> stored_now = u.erase ? std::nullopt : std::optional(u.tag);
+  auto remembered = found_tags_.find(u.key);
+  if (u.replaced_known) {
+    if (remembered != found_tags_.end()) remembered->second = stored_now;
+    return u.replaced_tag;
+  }
+  std::optional<StateTag> replaced;
+  if (remembered != found_tags_.end()) {
+    replaced = remembered->second;
+    remembered->second = stored_now;
+    return replaced;
+  }
+  // Not met in this run: the store holds what earlier runs wrote (every group prepared before
+  // this one that touched the key left it in found_tags_).
+  VERDICT_ASSIGN_OR_RETURN(std::optional<std::string> stored, backend_.GetState(u.key));
+  if (stored) replaced = sealer_->Tag(u.key, *stored);
+  found_tags_.emplace(u.key, stored_now);
+  return replaced;
+}
+
 Result<uint64_t> GroupCommit::Enqueue(JournalEntry entry, CommitCallback done) {
   VERDICT_RETURN_IF_ERROR(ValidateRecord(entry.record));
   auto p = std::make_shared<Pending>();
@@ -139,6 +162,12 @@ Result<uint64_t> GroupCommit::Enqueue(JournalEntry entry, CommitCallback done) {
   p->indexed_accounts = IndexedAccounts(cipher_, entry.record);
   p->record = std::move(entry.record);
   p->state_updates = std::move(entry.state_updates);
+  if (sealer_) {
+    // On the submitting thread, not the writer: a caller may leave the tag to the journal.
+    for (StateUpdate& u : p->state_updates) {
+      if (!u.erase && u.tag == StateTag{}) u.tag = sealer_->Tag(u.key, u.value);
+    }
+  }
   p->done = std::move(done);
   const bool entry_urgent = entry.urgent;
 
@@ -557,6 +586,20 @@ bool GroupCommit::PrepareGroup(Group& group, PreparedGroup& out) {
   out.hashes.clear();
   out.hashes.reserve(group.size());
   if (!AddRecords(group, out, prev, merkle)) return false;
+  std::optional<StateDigest> state_digest = state_digest_;
+  if (state_digest) {
+    for (const auto& p : group) {
+      for (const StateUpdate& u : p->state_updates) {
+        Result<std::optional<StateTag>> replaced = ReplacedTag(u);
+        if (!replaced.ok()) {
+          FailClosed(replaced.status(), group);
+          return false;
+        }
+        if (*replaced) state_digest->Subtract(**replaced);
+        if (!u.erase) state_digest->Add(u.tag);
+      }
+    }
+  }
 
   std::optional<Checkpoint> checkpoint;
   bool due =
@@ -576,13 +619,16 @@ bool GroupCommit::PrepareGroup(Group& group, PreparedGroup& out) {
     }
     out.writes->AddCheckpoint(*checkpoint);
   }
-  if (!group.empty()) out.writes->SetHead(JournalHead{merkle.size(), prev, merkle});
+  if (!group.empty()) {
+    out.writes->SetHead(JournalHead{merkle.size(), prev, merkle, state_digest});
+  }
 
   // The chain advances now, before the write: the next group is prepared on top of this one
   // while it is written. Should the write fail, the journal fails closed and writes nothing
   // more, so no record ever follows a hash that is not stored.
   chain_hash_ = prev;
   merkle_ = std::move(merkle);
+  state_digest_ = state_digest;
   if (checkpoint) {
     checkpoint_size_ = checkpoint->tree_size;
     checkpoint_time_us_ = checkpoint->time_us;

@@ -14,6 +14,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <thread>
 #include <unordered_map>
@@ -38,6 +39,10 @@ class GroupCommit {
     Digest last_hash{};
     CompactMerkle merkle;
     uint64_t checkpoint_size = 0;  // tree size of the latest checkpoint
+    // The stored states' sealed digest, where the journal seals them (`sealer`): each group's
+    // head carries it as the group's state updates leave it.
+    std::optional<StateDigest> state_digest;
+    const StateSealer* sealer = nullptr;  // outlives the GroupCommit
   };
 
   // `backend`, `signer` and `cipher` (null: records in the clear) must outlive this object.
@@ -126,6 +131,9 @@ class GroupCommit {
   bool PrepareGroup(Group& group, PreparedGroup& out) EXCLUDES(mu_);
   // Adds the group's records and state updates to out.writes; false after a failure (answered).
   bool AddRecords(Group& group, PreparedGroup& out, Digest& prev, CompactMerkle& merkle);
+  // The tag of the stored state `update` replaces (StateUpdate::replaced_known), remembering the
+  // tag it leaves; by the thread preparing the group.
+  Result<std::optional<StateTag>> ReplacedTag(const StateUpdate& update);
   void HandOver(std::unique_ptr<PreparedGroup> prepared, bool stop) EXCLUDES(mu_, commit_mu_);
   void CommitPrepared(PreparedGroup& prepared) EXCLUDES(mu_, commit_mu_);
   // Marks the group durable and takes the WhenDurable waiters it satisfies.
@@ -142,6 +150,7 @@ class GroupCommit {
   const Clock& clock_;
   JournalBackend& backend_;
   const CheckpointSigner& signer_;
+  const StateSealer* const sealer_;  // null: states are not sealed
   const PayloadCipher* const cipher_;
   const uint64_t instance_id_;  // unique in the process: names this object in thread-local state
 
@@ -184,6 +193,10 @@ class GroupCommit {
   // three).
   Digest chain_hash_{};
   CompactMerkle merkle_;
+  std::optional<StateDigest> state_digest_;
+  // Tags of the states last written under keys whose updates left the replaced tag to the
+  // journal (StateUpdate::replaced_known false); nullopt: erased.
+  std::unordered_map<std::string, std::optional<StateTag>> found_tags_;
   uint64_t checkpoint_size_ = 0;
   int64_t checkpoint_time_us_ = 0;
   // Debug checks: the last seq whose callback reported success; touched only by the thread

@@ -55,6 +55,12 @@ std::unique_ptr<JournalStore> OpenStoreForTamper(const std::string& data_dir) {
   return store.ok() ? std::move(store).value() : nullptr;
 }
 
+// The stored head's state digest, which an edit of the records alone leaves as it was.
+std::optional<StateDigest> StoredStateDigest(const JournalStore& store) {
+  Result<std::optional<JournalHead>> head = ReadStoredHead(store);
+  return head.ok() && head->has_value() ? (*head)->state_digest : std::nullopt;
+}
+
 // Rewrites record `seq` with another outcome, its entry encoded anew (its own hash right), as
 // someone who can write the store could; for the last record, the head too (hash and Merkle
 // tree), so that only the signed checkpoint can tell.
@@ -83,10 +89,11 @@ void EditOutcome(const std::string& data_dir, uint64_t seq, uint64_t last_seq) {
       const Digest hash = s == seq ? edited : DecodeEntry(**other)->record_hash;
       merkle.AppendLeafHash(MerkleLeafHash(AsBytes(hash)));
     }
-    ASSERT_TRUE(batch
-                    .Put(store->handle(Cf::kMeta), kMetaHeadKey,
-                         EncodeHead(JournalHead{last_seq, edited, merkle}))
-                    .ok());
+    ASSERT_TRUE(
+        batch
+            .Put(store->handle(Cf::kMeta), kMetaHeadKey,
+                 EncodeHead(JournalHead{last_seq, edited, merkle, StoredStateDigest(*store)}))
+            .ok());
   }
   ASSERT_TRUE(store->Write(batch, /*sync=*/true).ok());
 }

@@ -26,6 +26,7 @@
 #include "journal/envelope.h"
 #include "journal/merkle.h"
 #include "journal/record.h"
+#include "journal/state_seal.h"
 
 // Only a pointer to it is kept here (JournalOptions::file_system): includers need no RocksDB.
 namespace rocksdb {
@@ -91,7 +92,9 @@ struct JournalOptions {
   MetricsRegistry* metrics = nullptr;  // not owned; may be null
   // Called during Open for every stored account state entry (recovery), before Open returns;
   // its time counts in recovery_seconds. A non-ok Status aborts Open.
-  std::function<Status(std::string_view key, std::string_view value)> on_recovered_state;
+  // `tag`: the state's seal (StateUpdate::tag), null where the journal does not seal states.
+  std::function<Status(std::string_view key, std::string_view value, const StateTag* tag)>
+      on_recovered_state;
   // With kSync and a size above 0, a group is made durable by a frame in the commit log, a file
   // of this size filled once and then overwritten (CommitLog), and the store's WAL is written
   // without a sync; the store's WAL is synced in the background each time one of the log's two
@@ -137,6 +140,16 @@ struct StateUpdate {
   std::string key;     // account key; opaque to the journal
   std::string value;   // the account's new state; opaque to the journal
   bool erase = false;  // delete the key instead of writing value
+  // For the sealed digest of the stored states (state_seal.h), where the journal seals them
+  // (state_sealer() not null): the tag of `value` (all zero: the journal computes it), and,
+  // when replaced_known, the tag of the stored value this one replaces or erases (absent: none
+  // is stored). Otherwise the journal finds that tag itself, from the store the first time it
+  // meets the key and from memory after: correct, at a store read and a remembered tag per key,
+  // which a caller that keeps its states' seals saves. A wrong replaced_tag makes the stored
+  // digest wrong: the next open refuses the states.
+  StateTag tag{};
+  std::optional<StateTag> replaced_tag;
+  bool replaced_known = false;
 };
 
 struct JournalEntry {
@@ -223,6 +236,9 @@ class Journal {
   Digest last_hash() const;  // record hash of durable_sequence()
   double recovery_seconds() const { return recovery_seconds_; }
   const PublicKey& public_key() const { return signer_->public_key(); }
+  // Seals account states (StateUpdate::tag); null where the backend keeps no states of its own
+  // to seal (a cluster's shared PostgreSQL). Lives as long as the journal.
+  const StateSealer* state_sealer() const { return state_sealer_ ? &*state_sealer_ : nullptr; }
 
   // Committed records only. Every read below fails with kDataLoss when stored data cannot be
   // read back (kUnavailable once the journal has failed closed), naming the object; the cause
@@ -286,6 +302,11 @@ class Journal {
   Status Recover();
   // Refuses to extend a chain whose end the backend cannot vouch for.
   Status CheckHead(const std::optional<JournalHead>& head) const;
+  // Loads the state sealer (where states are sealed) and passes every stored account state to
+  // on_recovered_state; `digest`: the states' sealed digest, which a sealed head's must equal
+  // (else `damage` names it).
+  Status RecoverStates(const std::optional<StateDigest>& sealed, std::optional<StateDigest>& digest,
+                       std::string& damage);
   // The checks at open after CheckHead (journal_recovery.cc): the chain's tail; empty or the
   // damage found. Errors other than damage are returned.
   Result<std::string> CheckAtOpen(const std::optional<JournalHead>& head,
@@ -304,7 +325,8 @@ class Journal {
   const Clock& clock_;
   std::unique_ptr<JournalBackend> backend_;
   std::unique_ptr<CheckpointSigner> signer_;
-  std::unique_ptr<PayloadCipher> cipher_;  // null when not encrypting
+  std::optional<StateSealer> state_sealer_;  // set by Recover, then immutable
+  std::unique_ptr<PayloadCipher> cipher_;    // null when not encrypting
   bool commit_log_direct_io_ = false;
   double recovery_seconds_ = 0;
   mutable Mutex integrity_mu_;

@@ -97,8 +97,11 @@ Status Journal::Recover() {
     }
   }
 
-  if (options_.on_recovered_state) {
-    VERDICT_RETURN_IF_ERROR(backend_->ForEachState(options_.on_recovered_state));
+  VERDICT_RETURN_IF_ERROR(
+      RecoverStates(head ? head->state_digest : std::nullopt, start.state_digest, damage));
+  if (start.state_digest) start.sealer = state_sealer();
+  if (!damage.empty() && !options_.open_damaged) {
+    return Status(StatusCode::kFailedPrecondition, damage);
   }
 
   const uint64_t last_seq = start.last_seq;
@@ -123,6 +126,48 @@ Status Journal::Recover() {
         "journal: durability = \"async\": decisions are acknowledged BEFORE they are on "
         "disk and can be lost on power failure; use only for benchmarks");
   }
+  return Status::Ok();
+}
+
+Status Journal::RecoverStates(const std::optional<StateDigest>& sealed,
+                              std::optional<StateDigest>& digest, std::string& damage) {
+  // The RocksDB store keeps the states beside the chain: sealed there. A cluster's PostgreSQL
+  // holds every node's partitions in one table, outside any one chain (docs/architecture.md).
+  if (!options_.open_backend) {
+    // The key is made with the first sealed head; a sealed head without it cannot be checked.
+    Result<StateSealer> sealer = StateSealer::Load(options_.data_dir, /*create=*/!sealed);
+    if (sealer.ok()) {
+      state_sealer_.emplace(std::move(sealer).value());
+    } else if (sealed && damage.empty()) {
+      damage =
+          "account states cannot be checked against the journal head: " + sealer.status().message();
+    } else if (!sealed) {
+      return sealer.status();
+    }
+  }
+  if (!options_.on_recovered_state && !state_sealer_) return Status::Ok();
+  StateDigest found;
+  uint64_t states = 0;
+  VERDICT_RETURN_IF_ERROR(
+      backend_->ForEachState([&](std::string_view key, std::string_view value) -> Status {
+        std::optional<StateTag> tag;
+        if (state_sealer_) {
+          tag = state_sealer_->Tag(key, value);
+          found.Add(*tag);
+        }
+        ++states;
+        if (!options_.on_recovered_state) return Status::Ok();
+        return options_.on_recovered_state(key, value, tag ? &*tag : nullptr);
+      }));
+  if (!state_sealer_) return Status::Ok();
+  if (sealed && !(found == *sealed) && damage.empty()) {
+    damage = StateDigestProblem(states);
+  }
+  if (!sealed && states > 0) {
+    spdlog::warn("journal: {} account states stored before states were sealed; sealed from now on",
+                 states);
+  }
+  digest = found;
   return Status::Ok();
 }
 

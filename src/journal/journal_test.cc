@@ -254,7 +254,7 @@ TEST(JournalTest, ContinuesTheChainAcrossRestartsAndRecoversState) {
     hash_before = j->last_hash();
   }
   std::map<std::string, std::string> recovered;
-  o.on_recovered_state = [&](std::string_view k, std::string_view v) {
+  o.on_recovered_state = [&](std::string_view k, std::string_view v, const StateTag*) {
     recovered[std::string(k)] = std::string(v);
     return Status::Ok();
   };

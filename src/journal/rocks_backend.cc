@@ -364,11 +364,7 @@ Status RocksJournalBackend::CheckFreeSpace(size_t batch_bytes) {
 }
 
 Result<std::optional<JournalHead>> RocksJournalBackend::ReadHead() const {
-  VERDICT_ASSIGN_OR_RETURN(std::optional<std::string> head_bytes,
-                           store_->Get(Cf::kMeta, kMetaHeadKey));
-  if (!head_bytes) return std::optional<JournalHead>();
-  VERDICT_ASSIGN_OR_RETURN(JournalHead head, DecodeHead(*head_bytes));
-  return std::optional<JournalHead>(std::move(head));
+  return ReadStoredHead(*store_);
 }
 
 Status RocksJournalBackend::LoadDataKeys(PayloadCipher& cipher, uint32_t* max_id) const {

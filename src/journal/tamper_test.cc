@@ -216,7 +216,10 @@ TEST_F(TamperTest, DetectsAChainRewrittenWithoutTheKey) {
     merkle.AppendLeafHash(MerkleLeafHash(AsBytes(prev)));
     b.Put(store_->handle(Cf::kRecords), SeqKey(s), value);
   }
-  b.Put(store_->handle(Cf::kMeta), kMetaHeadKey, EncodeHead(JournalHead{kRecords, prev, merkle}));
+  Result<std::optional<JournalHead>> head = ReadStoredHead(*store_);
+  ASSERT_TRUE(head.ok() && head->has_value());
+  b.Put(store_->handle(Cf::kMeta), kMetaHeadKey,
+        EncodeHead(JournalHead{kRecords, prev, merkle, (*head)->state_digest}));
   ASSERT_TRUE(store_->Write(b, false).ok());
   VerifyReport r = VerifyNow();
   EXPECT_FALSE(r.ok);

@@ -122,11 +122,25 @@ inline JournalRecord MakeRecord(uint64_t i, const std::string& tenant = "bank-a"
   return r;
 }
 
+// A state update that leaves the replaced state's seal to the journal (StateUpdate).
+inline StateUpdate StateWrite(std::string key, std::string value) {
+  StateUpdate u;
+  u.key = std::move(key);
+  u.value = std::move(value);
+  return u;
+}
+inline StateUpdate StateErase(std::string key) {
+  StateUpdate u;
+  u.key = std::move(key);
+  u.erase = true;
+  return u;
+}
+
 inline JournalEntry MakeEntry(uint64_t i, const std::string& tenant = "bank-a") {
   JournalEntry e;
   e.record = MakeRecord(i, tenant);
   for (const std::string& a : e.record.accounts) {
-    e.state_updates.push_back({tenant + "/" + a, "state-after-" + std::to_string(i)});
+    e.state_updates.push_back(StateWrite(tenant + "/" + a, "state-after-" + std::to_string(i)));
   }
   return e;
 }

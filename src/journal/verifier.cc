@@ -15,6 +15,7 @@
 #include "journal/logged_writes.h"
 #include "journal/merkle.h"
 #include "journal/record.h"
+#include "journal/state_seal.h"
 #include "journal/stored_record.h"
 
 namespace verdict::journal {
@@ -349,6 +350,32 @@ Result<VerifyReport> VerifyStorePrefix(const JournalStore& store, const PublicKe
   return VerifyJournal(store, trusted_key, cipher, /*check_payloads=*/true, {}, &limits);
 }
 
+namespace {
+
+// The stored account states against the head's sealed digest (state_seal.h): the problem, or
+// empty when they match or the head seals none.
+Result<std::string> StatesProblem(const JournalStore& store, const std::string& data_dir) {
+  VERDICT_ASSIGN_OR_RETURN(std::optional<JournalHead> head, ReadStoredHead(store));
+  if (!head || !head->state_digest) return std::string();
+  Result<StateSealer> sealer = StateSealer::Load(data_dir, /*create=*/false);
+  if (!sealer.ok()) {
+    return "account states cannot be checked against the journal head: " +
+           sealer.status().message();
+  }
+  StateDigest found;
+  uint64_t states = 0;
+  std::unique_ptr<rocksdb::Iterator> it = store.NewIterator(Cf::kState);
+  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    found.Add(sealer->Tag(it->key().ToStringView(), it->value().ToStringView()));
+    ++states;
+  }
+  VERDICT_RETURN_IF_ERROR(FromRocks(it->status(), "reading account states"));
+  if (found == *head->state_digest) return std::string();
+  return StateDigestProblem(states);
+}
+
+}  // namespace
+
 Result<VerifyReport> Verify(const VerifyOptions& options) {
   if (!std::filesystem::exists(options.data_dir + "/CURRENT")) {
     return NotFound("no journal in " + options.data_dir);
@@ -390,6 +417,12 @@ Result<VerifyReport> Verify(const VerifyOptions& options) {
   if (!report.ok) return report;
   if (scan.loss && scan.loss->through_seq > report.records) {
     return Bad(report, report.records + 1, CommitLogLossProblem(*scan.loss, report.records));
+  }
+  // With frames beyond the store, its states are those of an older head: the start that
+  // restores the frames checks the states against the head they leave.
+  if (report.records_only_in_commit_log == 0) {
+    VERDICT_ASSIGN_OR_RETURN(std::string states, StatesProblem(*store, options.data_dir));
+    if (!states.empty()) return Bad(report, 0, states);
   }
   if (options.check_store_files) {
     const std::atomic<bool> never{false};

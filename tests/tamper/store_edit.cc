@@ -65,6 +65,12 @@ std::string EditedPayload(std::string_view payload, std::mt19937_64& rng) {
   return out;
 }
 
+// The stored head's state digest, which an edit of the records alone leaves as it was.
+std::optional<StateDigest> StateDigestOfHead(const JournalStore& store) {
+  Result<std::optional<JournalHead>> head = ReadStoredHead(store);
+  return head.ok() && head->has_value() ? (*head)->state_digest : std::nullopt;
+}
+
 // Re-encodes entry `seq` with an edited payload; for the last entry, the head as well.
 std::string ReencodeEntry(JournalStore& store, const KeyValues& records, size_t index,
                           std::mt19937_64& rng, rocksdb::WriteBatch& batch) {
@@ -82,8 +88,8 @@ std::string ReencodeEntry(JournalStore& store, const KeyValues& records, size_t 
     const Digest& hash = i == index ? edited : other->record_hash;
     merkle.AppendLeafHash(MerkleLeafHash(AsBytes(hash)));
   }
-  batch.Put(store.handle(Cf::kMeta), kMetaHeadKey,
-            EncodeHead(JournalHead{entry->seq, edited, merkle}));
+  JournalHead head{entry->seq, edited, merkle, StateDigestOfHead(store)};
+  batch.Put(store.handle(Cf::kMeta), kMetaHeadKey, EncodeHead(head));
   return "re-encoded the last entry " + std::to_string(entry->seq) + " and the head";
 }
 
