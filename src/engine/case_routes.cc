@@ -12,6 +12,7 @@
 
 #include "api/decision_json.h"
 #include "api/error_response.h"
+#include "api/http_status.h"
 #include "cases/case_json.h"
 #include "common/json_writer.h"
 #include "common/rfc3339.h"
@@ -518,8 +519,17 @@ void RegisterCaseRoutes(cases::CaseStore& store, const journal::Journal& journal
           w.BeginObject().Key("case_id").String(r.case_id).Key("result");
           if (!r.status.ok()) {
             ++refused;
-            w.String("refused").Key("error");
-            WriteErrorJson(r.status, w);
+            // The error body's inner object (ErrorBody in api.yaml), as the one-by-one route
+            // would answer it.
+            w.String("refused")
+                .Key("error")
+                .BeginObject()
+                .Key("code")
+                .String(HttpErrorOf(r.status).code)
+                .Key("message")
+                .String(r.status.message());
+            if (!r.status.field().empty()) w.Key("field").String(r.status.field());
+            w.EndObject();
           } else {
             ++(r.changed ? assigned : unchanged);
             w.String(r.changed ? "assigned" : "unchanged").Key("case");
