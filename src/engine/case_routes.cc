@@ -16,6 +16,7 @@
 #include "cases/case_json.h"
 #include "common/json_writer.h"
 #include "common/rfc3339.h"
+#include "features/feature_catalog.h"
 #include "features/feature_vector.h"
 #include "journal/digest.h"
 #include "journal/merkle.h"
@@ -276,6 +277,27 @@ Result<std::string> CaseView(const cases::CaseStore& store, const journal::Journ
     w.Null();
   }
   w.Key("contributions_source").String(contributions_source);
+  // The human names of the features the decision's explanations name, from the one catalog
+  // (features/feature_catalog.h) that `verdict audit show` uses too.
+  w.Key("feature_labels").BeginObject();
+  if (record) {
+    std::set<std::string, std::less<>> named;
+    for (const auto* list :
+         {&record->decision.contributions, &record->decision.anomaly_contributions}) {
+      for (const Contribution& c : *list) {
+        auto label = FindFeatureLabel(c.feature);
+        if (!label || !named.insert(c.feature).second) continue;
+        w.Key(c.feature)
+            .BeginObject()
+            .Key("label")
+            .String(label->label)
+            .Key("unit")
+            .String(label->unit)
+            .EndObject();
+      }
+    }
+  }
+  w.EndObject();
   w.Key("transaction");
   if (record && !record->canonical_input.empty()) {
     w.Raw(record->canonical_input);

@@ -271,6 +271,24 @@ async function main() {
     assert.equal(bars, target.contributions.length);
     const feature = target.contributions[0].feature;
     assert.ok(await page.locator(`#contributions-chart rect[data-feature="${feature}"]`).count());
+    // Human names with units from the engine's feature catalog, and no text over another.
+    const names = await page.$$eval("#contributions-chart text.label tspan.name", (ts) => ts.map((t) => t.textContent));
+    assert.equal(names.length, target.contributions.length);
+    for (const c of target.contributions) assert.ok(!names.includes(c.feature), `raw name ${c.feature} in ${names}`);
+    const texts = await page.$$eval("#contributions-chart text, #contributions-chart rect.bar", (ns) =>
+      ns.filter((n) => n.tagName !== "text" || n.textContent).map((n) => {
+        const b = n.getBBox();
+        return [b.x, b.y, b.width, b.height, n.tagName];
+      }),
+    );
+    for (let i = 0; i < texts.length; i++) {
+      for (let j = i + 1; j < texts.length; j++) {
+        const [ax, ay, aw, ah] = texts[i];
+        const [bx, by, bw, bh] = texts[j];
+        const apart = ax + aw <= bx + 0.5 || bx + bw <= ax + 0.5 || ay + ah <= by + 0.5 || by + bh <= ay + 0.5;
+        assert.ok(apart, `chart items ${i} (${texts[i]}) and ${j} (${texts[j]}) overlap`);
+      }
+    }
     assert.ok((await page.locator("#timeline li").count()) >= 2, "account timeline");
     assert.ok(await page.locator("#proof-status").count(), "proof status");
     assert.match(await page.locator("main").innerText(), new RegExp(target.model.version ? "demo" : "Model"));

@@ -124,7 +124,7 @@ export function renderCase(main, caseId, onAuthError) {
       section(
         "Top feature contributions",
         "h-contrib",
-        contributionChart(d.contributions || []),
+        contributionChart(d.contributions || [], { labels: view.feature_labels || {} }),
         el("p", { class: "help", id: "contrib-source" }, source || ""),
       ),
     );

@@ -191,7 +191,7 @@ export function renderQueue(main, params, onAuthError) {
           el("td", { class: "parties" }, parties(c)),
           el("td", {}, link),
           el("td", { class: "num" }, `${c.amount} ${c.currency}`),
-          el("td", { class: "reasons" }, reasonsInWords(c)),
+          el("td", { class: "reasons" }, el("div", { class: "clamp", title: reasonsInWords(c) }, reasonsInWords(c))),
           el("td", {}, formatTime(c.opened_at)),
           el("td", {}, c.assignee ?? "—"),
         ),
