@@ -192,7 +192,7 @@ export function renderQueue(main, params, onAuthError) {
           el("td", {}, link),
           el("td", { class: "num" }, `${c.amount} ${c.currency}`),
           el("td", { class: "reasons" }, el("div", { class: "clamp", title: reasonsInWords(c) }, reasonsInWords(c))),
-          el("td", {}, formatTime(c.opened_at)),
+          el("td", { class: "when" }, formatTime(c.opened_at).split(" ").map((part) => el("span", {}, part))),
           el("td", {}, c.assignee ?? "—"),
         ),
       );
