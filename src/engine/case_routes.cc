@@ -461,6 +461,13 @@ Result<BulkAssignRequest> ParseBulkAssign(std::string_view body, std::string_vie
       return UnknownField(key);
     }
   }
+  // Checked here as cases::Assign checks it, so that a bad assignee refuses the whole call
+  // rather than every case one by one.
+  const bool printable = std::all_of(out.assignee.begin(), out.assignee.end(),
+                                     [](char ch) { return ch >= 0x20 && ch < 0x7f; });
+  if (out.assignee.empty() || out.assignee.size() > cases::kMaxPrincipalBytes || !printable) {
+    return InvalidArgument("assignee must be 1 to 256 printable ASCII characters", "assignee");
+  }
   if (!have_ids) return InvalidArgument("case_ids is required", "case_ids");
   if (out.case_ids.empty()) return InvalidArgument("case_ids must not be empty", "case_ids");
   return out;

@@ -106,6 +106,8 @@ TEST(BulkAssignTest, BadBodiesNameTheirField) {
         Bad{R"({"case_ids":"a"})", "case_ids"}, Bad{R"({"case_ids":[1]})", "case_ids"},
         Bad{R"({"case_ids":[""]})", "case_ids"}, Bad{R"({"case_ids":["a","a"]})", "case_ids"},
         Bad{many, "case_ids"}, Bad{R"({"case_ids":["a"],"assignee":7})", "assignee"},
+        Bad{R"({"case_ids":["a"],"assignee":""})", "assignee"},
+        Bad{R"({"case_ids":["a"],"assignee":"tab\there"})", "assignee"},
         Bad{R"({"case_ids":["a"],"colour":"red"})", "colour"}}) {
     auto r = ParseBulkAssign(bad.body, "key:alice");
     ASSERT_FALSE(r.ok()) << bad.body.substr(0, 80);
