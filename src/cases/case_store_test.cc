@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "cases/case_json.h"
 #include "journal/test_util.h"
 
 namespace verdict::cases {
@@ -214,6 +215,37 @@ TEST(CaseStoreTest, ACaseCarriesTheRecordsRiskAndReasons) {
   ASSERT_EQ(page->cases.size(), 1u);
   EXPECT_EQ(page->cases[0].risk, 0.875);
   EXPECT_EQ(page->cases[0].reasons.size(), with_risk.decision.reasons.size());
+}
+
+TEST(CaseStoreTest, ACaseStoredWithoutReasonsByAnEarlierVersionStillLoads) {
+  TempDir dir;
+  auto j = OpenJournal(dir);
+  Append(*j, 1, 3, nullptr);
+  std::string id;
+  {
+    auto store = CaseStore::Open(*j, std::make_shared<CaseFeed>(), SystemClock::Instance());
+    ASSERT_TRUE(store.ok());
+    id = (*store)->List("bank-a", CaseQuery())->cases[0].case_id;
+  }
+  // What a version whose cases kept reason codes only stored for the same record.
+  const std::string key = std::string(kCasePrefix) + "bank-a/" + id;
+  auto stored = j->GetRegistry(key);
+  ASSERT_TRUE(stored.ok() && stored->has_value());
+  auto older = CaseFromJson(**stored);
+  ASSERT_TRUE(older.ok());
+  ASSERT_FALSE(older->reasons.empty());
+  older->reasons.clear();
+  const std::string older_json = CaseToJson(*older);
+  ASSERT_EQ(older_json.find("\"reasons\""), std::string::npos);
+  ASSERT_TRUE(j->PutRegistry(key, older_json, /*sync=*/true).ok());
+  auto reopened = CaseStore::Open(*j, std::make_shared<CaseFeed>(), SystemClock::Instance());
+  ASSERT_TRUE(reopened.ok()) << reopened.status().message();
+  EXPECT_TRUE((*reopened)->Get("bank-a", id)->reasons.empty());
+  // A case changed in any other way is still refused.
+  older->score += 0.5;
+  ASSERT_TRUE(j->PutRegistry(key, CaseToJson(*older), /*sync=*/true).ok());
+  reopened->reset();
+  EXPECT_FALSE(CaseStore::Open(*j, std::make_shared<CaseFeed>(), SystemClock::Instance()).ok());
 }
 
 TEST(CaseStoreTest, DispositionsBecomeLabelsByTransactionId) {
