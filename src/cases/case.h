@@ -45,6 +45,12 @@ struct CaseEvent {
   std::string detail;  // the assignee, the disposition; empty for comments and open
 };
 
+// A reason the decision gave, as journaled: its code (a typology) and its words.
+struct CaseReason {
+  std::string code;
+  std::string message;
+};
+
 struct Case {
   std::string case_id;  // the decision id (one case per flagged decision)
   std::string tenant;
@@ -55,7 +61,10 @@ struct Case {
   uint64_t journal_seq = 0;
   std::string outcome;  // "review" or "block"
   double score = 0;
+  // The risk the decision ranks by (decision.h); absent for records journaled without one.
+  std::optional<double> risk;
   std::vector<std::string> typologies;  // distinct reason codes, in the decision's order
+  std::vector<CaseReason> reasons;      // every reason, in the decision's order
   std::string sender_account;
   std::string receiver_account;
   std::string amount;  // decimal text, as in the transaction

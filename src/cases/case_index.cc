@@ -10,15 +10,22 @@ namespace {
 
 // Where a case sits in an ordering: enough to resume after it.
 struct SortKey {
+  int severity = 0;
+  double risk = 0;  // the risk, or the score without one
   double score = 0;
   int64_t opened_at_us = 0;
   std::string case_id;
 };
 
-SortKey KeyOf(const Case& c) { return {c.score, c.opened_at_us, c.case_id}; }
+SortKey KeyOf(const Case& c) {
+  return {SeverityOf(c), RiskOrScore(c), c.score, c.opened_at_us, c.case_id};
+}
 
 bool Before(CaseSort sort, const SortKey& a, const SortKey& b) {
   switch (sort) {
+    case CaseSort::kSeverity:
+      return std::tie(b.severity, b.risk, a.opened_at_us, a.case_id) <
+             std::tie(a.severity, a.risk, b.opened_at_us, b.case_id);
     case CaseSort::kScore:
       return std::tie(b.score, a.opened_at_us, a.case_id) <
              std::tie(a.score, b.opened_at_us, b.case_id);
@@ -32,11 +39,17 @@ bool Before(CaseSort sort, const SortKey& a, const SortKey& b) {
 
 constexpr char kHex[] = "0123456789abcdef";
 
-// Cursor: hex of "<sort>\n<score>\n<opened_at_us>\n<case_id>"; opaque to clients.
+std::string ExactDouble(double v) {
+  char text[64];
+  std::snprintf(text, sizeof(text), "%.17g", v);
+  return text;
+}
+
+// Cursor: hex of "<sort>\n<severity>\n<risk>\n<score>\n<opened_at_us>\n<case_id>"; opaque to
+// clients.
 std::string EncodeCursor(CaseSort sort, const SortKey& key) {
-  char score[64];
-  std::snprintf(score, sizeof(score), "%.17g", key.score);
-  const std::string plain = std::string(CaseSortName(sort)) + "\n" + score + "\n" +
+  const std::string plain = std::string(CaseSortName(sort)) + "\n" + std::to_string(key.severity) +
+                            "\n" + ExactDouble(key.risk) + "\n" + ExactDouble(key.score) + "\n" +
                             std::to_string(key.opened_at_us) + "\n" + key.case_id;
   std::string out;
   out.reserve(plain.size() * 2);
@@ -67,7 +80,7 @@ Result<SortKey> DecodeCursor(CaseSort sort, std::string_view cursor) {
   }
   std::vector<std::string_view> parts;
   std::string_view rest = plain;
-  for (int i = 0; i < 3; ++i) {
+  for (int i = 0; i < 5; ++i) {
     const size_t nl = rest.find('\n');
     if (nl == std::string_view::npos) return BadCursor("truncated");
     parts.push_back(rest.substr(0, nl));
@@ -78,14 +91,21 @@ Result<SortKey> DecodeCursor(CaseSort sort, std::string_view cursor) {
     return BadCursor("it was made for sort=" + std::string(parts[0]));
   }
   SortKey key;
-  const std::string score(parts[1]);
-  char* end = nullptr;
-  key.score = std::strtod(score.c_str(), &end);
-  if (score.empty() || end != score.c_str() + score.size()) return BadCursor("bad score");
-  auto [p, ec] =
-      std::from_chars(parts[2].data(), parts[2].data() + parts[2].size(), key.opened_at_us);
-  if (ec != std::errc() || p != parts[2].data() + parts[2].size()) return BadCursor("bad time");
-  key.case_id = std::string(parts[3]);
+  auto number = [](std::string_view text, double* out) {
+    const std::string s(text);
+    char* end = nullptr;
+    *out = std::strtod(s.c_str(), &end);
+    return !s.empty() && end == s.c_str() + s.size();
+  };
+  auto integer = [](std::string_view text, auto* out) {
+    auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), *out);
+    return ec == std::errc() && p == text.data() + text.size();
+  };
+  if (!integer(parts[1], &key.severity)) return BadCursor("bad severity");
+  if (!number(parts[2], &key.risk)) return BadCursor("bad risk");
+  if (!number(parts[3], &key.score)) return BadCursor("bad score");
+  if (!integer(parts[4], &key.opened_at_us)) return BadCursor("bad time");
+  key.case_id = std::string(parts[5]);
   return key;
 }
 
@@ -94,6 +114,9 @@ bool Matches(const Case& c, const CaseQuery& q) {
   if (!q.account.empty() && c.sender_account != q.account && c.receiver_account != q.account) {
     return false;
   }
+  if (q.assignee && c.assignee != *q.assignee) return false;
+  if (q.opened_from_us != 0 && c.opened_at_us < q.opened_from_us) return false;
+  if (q.opened_to_us != 0 && c.opened_at_us >= q.opened_to_us) return false;
   if (!q.typology.empty() &&
       std::find(c.typologies.begin(), c.typologies.end(), q.typology) == c.typologies.end()) {
     return false;
@@ -103,16 +126,27 @@ bool Matches(const Case& c, const CaseQuery& q) {
 
 }  // namespace
 
+int SeverityOf(const Case& c) {
+  if (c.outcome == "block") return 2;
+  if (c.outcome == "review") return 1;
+  return 0;
+}
+
+double RiskOrScore(const Case& c) { return c.risk.value_or(c.score); }
+
 Result<CaseSort> ParseCaseSort(std::string_view name) {
+  if (name == "severity") return CaseSort::kSeverity;
   if (name == "score") return CaseSort::kScore;
   if (name == "age") return CaseSort::kAge;
   if (name == "newest") return CaseSort::kNewest;
-  return InvalidArgument("sort must be score, age or newest, not '" + std::string(name) + "'",
-                         "sort");
+  return InvalidArgument(
+      "sort must be severity, score, age or newest, not '" + std::string(name) + "'", "sort");
 }
 
 std::string_view CaseSortName(CaseSort sort) {
   switch (sort) {
+    case CaseSort::kSeverity:
+      return "severity";
     case CaseSort::kScore:
       return "score";
     case CaseSort::kAge:
@@ -120,7 +154,7 @@ std::string_view CaseSortName(CaseSort sort) {
     case CaseSort::kNewest:
       return "newest";
   }
-  return "score";
+  return "severity";
 }
 
 void CaseIndex::Put(Case c) {

@@ -16,21 +16,35 @@
 namespace verdict::cases {
 
 enum class CaseSort {
+  // Triage order, the default: block before review, then the highest risk first (the score
+  // for a case without a risk), ties oldest first.
+  kSeverity,
   kScore,   // highest score first (ties: oldest first)
   kAge,     // oldest first: the queue's natural working order
   kNewest,  // newest first
 };
-Result<CaseSort> ParseCaseSort(std::string_view name);  // "score", "age", "newest"
+// "severity", "score", "age", "newest"
+Result<CaseSort> ParseCaseSort(std::string_view name);
 std::string_view CaseSortName(CaseSort sort);
 
 inline constexpr size_t kDefaultPageSize = 50;
 inline constexpr size_t kMaxPageSize = 500;
 
+// What a case ranks by under kSeverity: block 2, review 1, anything else 0.
+int SeverityOf(const Case& c);
+// The case's risk, or its score when it has none.
+double RiskOrScore(const Case& c);
+
 struct CaseQuery {
   std::optional<CaseStatus> status;
   std::string typology;  // a reason code the case must carry; empty: any
   std::string account;   // sender or receiver; empty: any
-  CaseSort sort = CaseSort::kScore;
+  // The assignee the case must have; "" means unassigned; nullopt: any.
+  std::optional<std::string> assignee;
+  // Opened at or after `opened_from_us` and before `opened_to_us` (0: unbounded).
+  int64_t opened_from_us = 0;
+  int64_t opened_to_us = 0;
+  CaseSort sort = CaseSort::kSeverity;
   size_t limit = kDefaultPageSize;
   std::string cursor;  // from a previous page's next_cursor, with the same sort
 };

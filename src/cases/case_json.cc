@@ -55,12 +55,22 @@ void WriteCaseJson(const Case& c, bool full, JsonWriter& w) {
       .Key("outcome")
       .String(c.outcome)
       .Key("score")
-      .Double(c.score)
-      .Key("typologies")
-      .BeginArray();
+      .Double(c.score);
+  // Absent, not null, for a case whose record carries no risk.
+  if (c.risk) w.Key("risk").Double(*c.risk);
+  w.Key("typologies").BeginArray();
   for (const std::string& t : c.typologies) w.String(t);
-  w.EndArray()
-      .Key("sender_account")
+  w.EndArray();
+  // Absent when empty: a case stored before cases kept their reasons reads back, and is written
+  // again, byte for byte as it was stored (case_ledger.cc compares the bytes).
+  if (!c.reasons.empty()) {
+    w.Key("reasons").BeginArray();
+    for (const CaseReason& r : c.reasons) {
+      w.BeginObject().Key("code").String(r.code).Key("message").String(r.message).EndObject();
+    }
+    w.EndArray();
+  }
+  w.Key("sender_account")
       .String(c.sender_account)
       .Key("receiver_account")
       .String(c.receiver_account)
@@ -148,6 +158,26 @@ Result<Case> CaseFromJson(std::string_view json) {
         c.score = 0;
       } else if (value.get_double().get(c.score) != simdjson::SUCCESS) {
         return Bad(key, "must be a number");
+      }
+    } else if (key == "risk") {
+      double risk = 0;
+      if (value.get_double().get(risk) != simdjson::SUCCESS) return Bad(key, "must be a number");
+      c.risk = risk;
+    } else if (key == "reasons") {
+      simdjson::dom::array a;
+      if (value.get_array().get(a) != simdjson::SUCCESS) return Bad(key, "must be an array");
+      for (auto item : a) {
+        simdjson::dom::object o;
+        if (item.get_object().get(o) != simdjson::SUCCESS) return Bad(key, "items must be objects");
+        CaseReason r;
+        for (auto [k, v] : o) {
+          if (k == "code") {
+            VERDICT_ASSIGN_OR_RETURN(r.code, Str(v, key));
+          } else if (k == "message") {
+            VERDICT_ASSIGN_OR_RETURN(r.message, Str(v, key));
+          }
+        }
+        c.reasons.push_back(std::move(r));
       }
     } else if (key == "typologies") {
       simdjson::dom::array a;

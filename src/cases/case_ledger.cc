@@ -67,6 +67,11 @@ Status CheckOpenedFromRecord(const journal::Journal& journal, const Case& c,
     VERDICT_ASSIGN_OR_RETURN(opened, CaseFromRecord(*record));
   }
   if (opened && CaseToJson(*opened) == stored) return Status::Ok();
+  // Stored by a version whose cases kept reason codes only: the same case without its reasons.
+  if (opened && !opened->reasons.empty()) {
+    opened->reasons.clear();
+    if (CaseToJson(*opened) == stored) return Status::Ok();
+  }
   return NotAsJournaled(c, "is not the case its decision record (journal record " +
                                std::to_string(c.journal_seq) +
                                ") opens, and no journaled change made it so");

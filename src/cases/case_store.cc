@@ -49,7 +49,9 @@ Result<std::optional<Case>> CaseFromRecord(const journal::JournalRecord& record)
   c.journal_seq = record.seq;
   c.outcome = std::string(OutcomeName(d.outcome));
   c.score = d.score;
+  c.risk = d.risk;
   for (const Reason& r : d.reasons) {
+    c.reasons.push_back({r.code, r.message});
     if (std::find(c.typologies.begin(), c.typologies.end(), r.code) == c.typologies.end()) {
       c.typologies.push_back(r.code);
     }
@@ -192,12 +194,16 @@ Status CaseStore::Store(const Case& c, bool sync) {
 
 template <typename Change>
 Result<Case> CaseStore::Mutate(std::string_view tenant, std::string_view case_id,
-                               std::string_view principal, std::string_view action, Change change) {
+                               std::string_view principal, std::string_view action, Change change,
+                               bool* changed) {
   MutexLock write(write_mu_);
   VERDICT_ASSIGN_OR_RETURN(Case c, Get(tenant, case_id));
   const Case before = c;
   std::string details;
   VERDICT_RETURN_IF_ERROR(change(c, clock_.NowMicros(), details));
+  if (changed != nullptr) *changed = c.history.size() != before.history.size();
+  // The transition recorded nothing (case.h): nothing to journal.
+  if (c.history.size() == before.history.size()) return c;
   journal::AdminEvent event;
   event.tenant = std::string(tenant);
   event.principal = std::string(principal);
@@ -227,18 +233,46 @@ Result<Case> CaseStore::Mutate(std::string_view tenant, std::string_view case_id
 
 Result<Case> CaseStore::Assign(std::string_view tenant, std::string_view case_id,
                                std::string_view principal, std::string_view assignee) {
-  return Mutate(tenant, case_id, principal, "cases.assign",
-                [&](Case& c, int64_t now, std::string& details) {
-                  VERDICT_RETURN_IF_ERROR(cases::Assign(c, principal, assignee, now));
-                  JsonWriter w(details);
-                  w.BeginObject()
-                      .Key("assignee")
-                      .String(assignee)
-                      .Key("transaction_id")
-                      .String(c.transaction_id)
-                      .EndObject();
-                  return Status::Ok();
-                });
+  return AssignOne(tenant, case_id, principal, assignee, nullptr);
+}
+
+Result<Case> CaseStore::AssignOne(std::string_view tenant, std::string_view case_id,
+                                  std::string_view principal, std::string_view assignee,
+                                  bool* changed) {
+  return Mutate(
+      tenant, case_id, principal, "cases.assign",
+      [&](Case& c, int64_t now, std::string& details) {
+        VERDICT_RETURN_IF_ERROR(cases::Assign(c, principal, assignee, now));
+        JsonWriter w(details);
+        w.BeginObject()
+            .Key("assignee")
+            .String(assignee)
+            .Key("transaction_id")
+            .String(c.transaction_id)
+            .EndObject();
+        return Status::Ok();
+      },
+      changed);
+}
+
+std::vector<AssignResult> CaseStore::AssignMany(std::string_view tenant,
+                                                const std::vector<std::string>& case_ids,
+                                                std::string_view principal,
+                                                std::string_view assignee) {
+  std::vector<AssignResult> results;
+  results.reserve(case_ids.size());
+  for (const std::string& id : case_ids) {
+    AssignResult r;
+    r.case_id = id;
+    Result<Case> c = AssignOne(tenant, id, principal, assignee, &r.changed);
+    if (c.ok()) {
+      r.c = std::move(c).value();
+    } else {
+      r.status = c.status();
+    }
+    results.push_back(std::move(r));
+  }
+  return results;
 }
 
 Result<Case> CaseStore::Comment(std::string_view tenant, std::string_view case_id,

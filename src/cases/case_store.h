@@ -13,6 +13,7 @@
 #include <string_view>
 #include <thread>
 #include <unordered_map>
+#include <vector>
 
 #include "cases/case.h"
 #include "cases/case_feed.h"
@@ -33,6 +34,18 @@ inline constexpr std::string_view kCaseHighWaterKey = "cases_meta/high_water_seq
 // decision, an admin event).
 Result<std::optional<Case>> CaseFromRecord(const journal::JournalRecord& record);
 
+// What a bulk assignment did to one case: `status` ok with `changed` false when the case was
+// already the assignee's and in review (nothing journaled), the refusal otherwise.
+struct AssignResult {
+  std::string case_id;
+  Status status;
+  bool changed = false;
+  std::optional<Case> c;  // the case after the assignment; empty when refused
+};
+
+// Most cases one bulk assignment may name.
+inline constexpr size_t kMaxBulkAssign = 500;
+
 class CaseStore {
  public:
   // Loads every stored case, then opens the cases of decision records the store has not seen
@@ -52,6 +65,12 @@ class CaseStore {
   // "cases.dispose"; object the case id; principal the caller) and durable when it returns.
   Result<Case> Assign(std::string_view tenant, std::string_view case_id, std::string_view principal,
                       std::string_view assignee) EXCLUDES(write_mu_);
+  // Assigns each case as Assign does, one journaled change per case that changes; a refusal of
+  // one case does not stop the others. The results are in the order of `case_ids`.
+  std::vector<AssignResult> AssignMany(std::string_view tenant,
+                                       const std::vector<std::string>& case_ids,
+                                       std::string_view principal, std::string_view assignee)
+      EXCLUDES(write_mu_);
   Result<Case> Comment(std::string_view tenant, std::string_view case_id,
                        std::string_view principal, std::string_view text) EXCLUDES(write_mu_);
   Result<Case> Dispose(std::string_view tenant, std::string_view case_id,
@@ -73,11 +92,17 @@ class CaseStore {
   CaseStore(journal::Journal& journal, std::shared_ptr<CaseFeed> feed, const Clock& clock);
   Status Load() EXCLUDES(mu_);
   Status CatchUp();
+  Result<Case> AssignOne(std::string_view tenant, std::string_view case_id,
+                         std::string_view principal, std::string_view assignee, bool* changed)
+      EXCLUDES(write_mu_);
   void FeedLoop() EXCLUDES(feed_mu_);
-  // Read-modify-write of one case under write_mu_: journal the event, store, index.
+  // Read-modify-write of one case under write_mu_: journal the event, store, index. A change
+  // that leaves the case's history as it was (a no-op) is neither journaled nor stored;
+  // `changed` (may be null) says which.
   template <typename Change>
   Result<Case> Mutate(std::string_view tenant, std::string_view case_id, std::string_view principal,
-                      std::string_view action, Change change) EXCLUDES(write_mu_);
+                      std::string_view action, Change change, bool* changed = nullptr)
+      EXCLUDES(write_mu_);
   // Registry write, then index. Unsynced only for a case opened from a durable record (CatchUp
   // opens it again); an analyst's change is synced, as its admin event is.
   Status Store(const Case& c, bool sync = true) REQUIRES(write_mu_) EXCLUDES(mu_);

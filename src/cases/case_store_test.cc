@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "cases/case_json.h"
 #include "journal/test_util.h"
 
 namespace verdict::cases {
@@ -125,6 +126,126 @@ TEST(CaseStoreTest, RefusedChangesAreNeitherStoredNorJournaled) {
   EXPECT_TRUE(j->ListAdminEvents("bank-a", 10)->empty());
   EXPECT_TRUE(j->ListAdminEvents("bank-b", 10)->empty());
   EXPECT_EQ((*store)->Get("bank-a", id)->status, CaseStatus::kOpen);
+}
+
+TEST(CaseStoreTest, AssigningTheAssigneeAgainJournalsNothing) {
+  TempDir dir;
+  auto j = OpenJournal(dir);
+  Append(*j, 1, 3, nullptr);
+  auto store = CaseStore::Open(*j, std::make_shared<CaseFeed>(), SystemClock::Instance());
+  ASSERT_TRUE(store.ok());
+  const std::string id = (*store)->List("bank-a", CaseQuery())->cases[0].case_id;
+  ASSERT_TRUE((*store)->Assign("bank-a", id, "alice", "alice").ok());
+  auto again = (*store)->Assign("bank-a", id, "alice", "alice");
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(again->history.size(), 2u);  // open, assign
+  EXPECT_EQ(j->ListAdminEvents("bank-a", 10)->size(), 1u);
+}
+
+TEST(CaseStoreTest, AssignManyJournalsEachChangeAndGoesOnPastRefusals) {
+  TempDir dir;
+  auto j = OpenJournal(dir);
+  Append(*j, 1, 9, nullptr);
+  auto store = CaseStore::Open(*j, std::make_shared<CaseFeed>(), SystemClock::Instance());
+  ASSERT_TRUE(store.ok());
+  auto page = (*store)->List("bank-a", CaseQuery());
+  ASSERT_EQ(page->cases.size(), 6u);
+  const std::string a = page->cases[0].case_id, b = page->cases[1].case_id,
+                    c = page->cases[2].case_id;
+  // c is closed: assigning it is refused.
+  ASSERT_TRUE((*store)->Assign("bank-a", c, "bob", "bob").ok());
+  ASSERT_TRUE((*store)->Dispose("bank-a", c, "bob", Disposition::kFalsePositive, "").ok());
+  // b is alice's already: unchanged.
+  ASSERT_TRUE((*store)->Assign("bank-a", b, "alice", "alice").ok());
+  const size_t events_before = j->ListAdminEvents("bank-a", 100)->size();
+  auto results = (*store)->AssignMany("bank-a", {a, "no-such-case", c, b}, "alice", "alice");
+  ASSERT_EQ(results.size(), 4u);
+  EXPECT_EQ(results[0].case_id, a);
+  EXPECT_TRUE(results[0].status.ok());
+  EXPECT_TRUE(results[0].changed);
+  ASSERT_TRUE(results[0].c.has_value());
+  EXPECT_EQ(results[0].c->assignee, "alice");
+  EXPECT_EQ(results[1].status.code(), StatusCode::kNotFound);
+  EXPECT_FALSE(results[1].c.has_value());
+  EXPECT_EQ(results[2].status.code(), StatusCode::kFailedPrecondition);
+  EXPECT_TRUE(results[3].status.ok());
+  EXPECT_FALSE(results[3].changed);
+  // Only a's assignment is journaled, as a single assignment is.
+  auto events = j->ListAdminEvents("bank-a", 100);
+  ASSERT_EQ(events->size(), events_before + 1);
+  EXPECT_EQ((*events)[0].admin.action, "cases.assign");
+  EXPECT_EQ((*events)[0].admin.object, a);
+  EXPECT_EQ((*events)[0].principal, "alice");
+  // Another tenant's cases are not found, as one by one.
+  auto other = (*store)->AssignMany("bank-b", {a}, "mallory", "mallory");
+  EXPECT_EQ(other[0].status.code(), StatusCode::kNotFound);
+  EXPECT_EQ((*store)->Get("bank-a", a)->assignee, "alice");
+}
+
+TEST(CaseStoreTest, ACaseCarriesTheRecordsRiskAndReasons) {
+  TempDir dir;
+  auto j = OpenJournal(dir);
+  journal::JournalRecord with_risk = MakeRecord(2);
+  with_risk.decision.risk = 0.875;
+  ASSERT_NE(with_risk.decision.outcome, Outcome::kAllow);
+  ASSERT_FALSE(with_risk.decision.reasons.empty());
+  auto c = CaseFromRecord(with_risk);
+  ASSERT_TRUE(c.ok());
+  ASSERT_TRUE(c->has_value());
+  EXPECT_EQ((*c)->risk, 0.875);
+  ASSERT_EQ((*c)->reasons.size(), with_risk.decision.reasons.size());
+  EXPECT_EQ((*c)->reasons[0].message, with_risk.decision.reasons[0].message);
+  auto without = CaseFromRecord(MakeRecord(2));
+  EXPECT_FALSE((*without)->risk.has_value());
+  // Both survive the journal and the registry.
+  journal::JournalEntry entry;
+  entry.record = with_risk;
+  ASSERT_TRUE(j->Enqueue(std::move(entry), [](const Result<journal::CommitInfo>&) {}).ok());
+  ASSERT_TRUE(j->Flush().ok());
+  {
+    auto store = CaseStore::Open(*j, std::make_shared<CaseFeed>(), SystemClock::Instance());
+    ASSERT_TRUE(store.ok());
+    auto page = (*store)->List("bank-a", CaseQuery());
+    ASSERT_EQ(page->cases.size(), 1u);
+    EXPECT_EQ(page->cases[0].risk, 0.875);
+  }
+  auto reopened = CaseStore::Open(*j, std::make_shared<CaseFeed>(), SystemClock::Instance());
+  ASSERT_TRUE(reopened.ok()) << reopened.status().message();
+  auto page = (*reopened)->List("bank-a", CaseQuery());
+  ASSERT_EQ(page->cases.size(), 1u);
+  EXPECT_EQ(page->cases[0].risk, 0.875);
+  EXPECT_EQ(page->cases[0].reasons.size(), with_risk.decision.reasons.size());
+}
+
+TEST(CaseStoreTest, ACaseStoredWithoutReasonsByAnEarlierVersionStillLoads) {
+  TempDir dir;
+  auto j = OpenJournal(dir);
+  Append(*j, 1, 3, nullptr);
+  std::string id;
+  {
+    auto store = CaseStore::Open(*j, std::make_shared<CaseFeed>(), SystemClock::Instance());
+    ASSERT_TRUE(store.ok());
+    id = (*store)->List("bank-a", CaseQuery())->cases[0].case_id;
+  }
+  // What a version whose cases kept reason codes only stored for the same record.
+  const std::string key = std::string(kCasePrefix) + "bank-a/" + id;
+  auto stored = j->GetRegistry(key);
+  ASSERT_TRUE(stored.ok() && stored->has_value());
+  auto older = CaseFromJson(**stored);
+  ASSERT_TRUE(older.ok());
+  ASSERT_FALSE(older->reasons.empty());
+  older->reasons.clear();
+  const std::string older_json = CaseToJson(*older);
+  ASSERT_EQ(older_json.find("\"reasons\""), std::string::npos);
+  ASSERT_TRUE(j->PutRegistry(key, older_json, /*sync=*/true).ok());
+  auto reopened = CaseStore::Open(*j, std::make_shared<CaseFeed>(), SystemClock::Instance());
+  ASSERT_TRUE(reopened.ok()) << reopened.status().message();
+  EXPECT_TRUE((*reopened)->Get("bank-a", id)->reasons.empty());
+  // A case changed in any other way is still refused.
+  older->score += 0.5;
+  ASSERT_TRUE(j->PutRegistry(key, CaseToJson(*older), /*sync=*/true).ok());
+  reopened->reset();
+  EXPECT_FALSE(CaseStore::Open(*j, std::make_shared<CaseFeed>(), SystemClock::Instance()).ok());
 }
 
 TEST(CaseStoreTest, DispositionsBecomeLabelsByTransactionId) {

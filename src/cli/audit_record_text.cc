@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "common/rfc3339.h"
+#include "features/feature_catalog.h"
 #include "features/feature_vector.h"
 #include "journal/exporter.h"
 
@@ -50,7 +51,9 @@ std::string AuditRecordText(const journal::JournalRecord& record) {
   if (!d.contributions.empty()) {
     out += "contributions:\n";
     for (const Contribution& c : d.contributions) {
-      out += fmt::format("  {} = {} ({:+})\n", c.feature, c.value, c.contribution);
+      // The human name first (features/feature_catalog.h, as the console's chart shows it).
+      out += fmt::format("  {}: {} = {} ({:+})\n", HumanFeatureName(c.feature), c.feature, c.value,
+                         c.contribution);
     }
   }
   line("input", record.canonical_input);

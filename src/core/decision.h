@@ -65,8 +65,8 @@ struct Decision {
   Outcome outcome = Outcome::kAllow;
   double score = 0;  // the supervised model's
   // With a model that has them (model directory's anomaly.txt, risk.json): the anomaly score
-  // and the one risk to rank by (the score when there is no calibration). Not journaled: a
-  // stored or replayed decision has neither.
+  // and the one risk to rank by (the score when there is no calibration). Journaled (record
+  // layout 5); records written before that layout have neither.
   std::optional<double> anomaly;
   std::optional<double> risk;
   DecisionPath path = DecisionPath::kModel;

@@ -7,13 +7,16 @@
 #include <initializer_list>
 #include <map>
 #include <memory>
+#include <set>
 #include <utility>
 
 #include "api/decision_json.h"
 #include "api/error_response.h"
+#include "api/http_status.h"
 #include "cases/case_json.h"
 #include "common/json_writer.h"
 #include "common/rfc3339.h"
+#include "features/feature_catalog.h"
 #include "features/feature_vector.h"
 #include "journal/digest.h"
 #include "journal/merkle.h"
@@ -52,6 +55,22 @@ Status ForEachQueryParam(std::string_view query, Fn fn) {
     VERDICT_RETURN_IF_ERROR(fn(key, value));
   }
   return Status::Ok();
+}
+
+// A bound of the opened-at range: an RFC 3339 time, or a YYYY-MM-DD date (UTC midnight; as
+// the exclusive upper bound `to`, the midnight after it, so that the day is included).
+Result<int64_t> ParseBound(std::string_view value, std::string_view field, bool upper) {
+  constexpr int64_t kDayMicros = int64_t{86'400} * 1'000'000;
+  const bool date_only = value.size() == 10 && value[4] == '-' && value[7] == '-';
+  auto t = ParseRfc3339Micros(date_only ? std::string(value) + "T00:00:00Z" : std::string(value));
+  if (!t.ok() || *t <= 0) {
+    return InvalidArgument(std::string(field) +
+                               " must be an RFC 3339 time (2026-01-31T09:00:00Z) or a date "
+                               "(2026-01-31) after 1970, not '" +
+                               std::string(value.substr(0, 64)) + "'",
+                           std::string(field));
+  }
+  return date_only && upper ? *t + kDayMicros : *t;
 }
 
 // The JSON object of a POST body, or an error that says what the route expects.
@@ -258,6 +277,27 @@ Result<std::string> CaseView(const cases::CaseStore& store, const journal::Journ
     w.Null();
   }
   w.Key("contributions_source").String(contributions_source);
+  // The human names of the features the decision's explanations name, from the one catalog
+  // (features/feature_catalog.h) that `verdict audit show` uses too.
+  w.Key("feature_labels").BeginObject();
+  if (record) {
+    std::set<std::string, std::less<>> named;
+    for (const auto* list :
+         {&record->decision.contributions, &record->decision.anomaly_contributions}) {
+      for (const Contribution& c : *list) {
+        auto label = FindFeatureLabel(c.feature);
+        if (!label || !named.insert(c.feature).second) continue;
+        w.Key(c.feature)
+            .BeginObject()
+            .Key("label")
+            .String(label->label)
+            .Key("unit")
+            .String(label->unit)
+            .EndObject();
+      }
+    }
+  }
+  w.EndObject();
   w.Key("transaction");
   if (record && !record->canonical_input.empty()) {
     w.Raw(record->canonical_input);
@@ -323,10 +363,10 @@ Result<std::string> DecodeQueryValue(std::string_view value, std::string_view fi
   return out;
 }
 
-Result<cases::CaseQuery> ParseCaseQuery(std::string_view query) {
+Result<cases::CaseQuery> ParseCaseQuery(std::string_view query, std::string_view caller) {
   cases::CaseQuery out;
-  VERDICT_RETURN_IF_ERROR(
-      ForEachQueryParam(query, [&out](std::string_view key, const std::string& value) -> Status {
+  VERDICT_RETURN_IF_ERROR(ForEachQueryParam(
+      query, [&out, caller](std::string_view key, const std::string& value) -> Status {
         if (key == "status") {
           if (value.empty()) return Status::Ok();  // "status=": any
           VERDICT_ASSIGN_OR_RETURN(out.status, cases::ParseCaseStatus(value));
@@ -334,6 +374,24 @@ Result<cases::CaseQuery> ParseCaseQuery(std::string_view query) {
           out.typology = value;
         } else if (key == "account") {
           out.account = value;
+        } else if (key == "assignee") {
+          if (value.empty()) return Status::Ok();  // "assignee=": any
+          if (value == "none") {
+            out.assignee = "";
+          } else if (value == "me") {
+            out.assignee = std::string(caller);
+          } else if (value.size() > cases::kMaxPrincipalBytes) {
+            return InvalidArgument("assignee must be me, none or a principal of at most 256 bytes",
+                                   "assignee");
+          } else {
+            out.assignee = value;
+          }
+        } else if (key == "from") {
+          if (value.empty()) return Status::Ok();
+          VERDICT_ASSIGN_OR_RETURN(out.opened_from_us, ParseBound(value, "from", false));
+        } else if (key == "to") {
+          if (value.empty()) return Status::Ok();
+          VERDICT_ASSIGN_OR_RETURN(out.opened_to_us, ParseBound(value, "to", true));
         } else if (key == "cursor") {
           out.cursor = value;
         } else if (key == "sort") {
@@ -350,12 +408,68 @@ Result<cases::CaseQuery> ParseCaseQuery(std::string_view query) {
           }
           out.limit = n;
         } else {
-          return InvalidArgument("unknown query parameter '" + std::string(key.substr(0, 40)) +
-                                     "'; use status, typology, account, limit, cursor or sort",
-                                 std::string(key.substr(0, 40)));
+          return InvalidArgument(
+              "unknown query parameter '" + std::string(key.substr(0, 40)) +
+                  "'; use status, typology, account, assignee, from, to, limit, cursor or sort",
+              std::string(key.substr(0, 40)));
         }
         return Status::Ok();
       }));
+  if (out.opened_from_us != 0 && out.opened_to_us != 0 && out.opened_to_us <= out.opened_from_us) {
+    return InvalidArgument("to must be later than from", "to");
+  }
+  return out;
+}
+
+Result<BulkAssignRequest> ParseBulkAssign(std::string_view body, std::string_view caller) {
+  simdjson::dom::parser parser;
+  simdjson::padded_string padded(body);
+  VERDICT_ASSIGN_OR_RETURN(
+      simdjson::dom::object obj,
+      ParseBody(parser, padded, "with \"case_ids\" and an optional \"assignee\""));
+  BulkAssignRequest out;
+  out.assignee = std::string(caller);
+  bool have_ids = false;
+  for (auto [key, value] : obj) {
+    if (key == "assignee") {
+      VERDICT_ASSIGN_OR_RETURN(out.assignee, StringField(value, key));
+    } else if (key == "case_ids") {
+      simdjson::dom::array ids;
+      if (value.get_array().get(ids) != simdjson::SUCCESS) {
+        return InvalidArgument("case_ids must be an array of case ids", "case_ids");
+      }
+      have_ids = true;
+      out.case_ids.clear();
+      std::set<std::string, std::less<>> seen;
+      for (simdjson::dom::element id : ids) {
+        std::string_view s;
+        if (id.get_string().get(s) != simdjson::SUCCESS || s.empty()) {
+          return InvalidArgument("case_ids must hold non-empty strings", "case_ids");
+        }
+        if (out.case_ids.size() >= cases::kMaxBulkAssign) {
+          return InvalidArgument(
+              "case_ids holds more than " + std::to_string(cases::kMaxBulkAssign) + " ids",
+              "case_ids");
+        }
+        if (!seen.emplace(s).second) {
+          return InvalidArgument("case_ids names " + std::string(s.substr(0, 64)) + " twice",
+                                 "case_ids");
+        }
+        out.case_ids.emplace_back(s);
+      }
+    } else {
+      return UnknownField(key);
+    }
+  }
+  // Checked here as cases::Assign checks it, so that a bad assignee refuses the whole call
+  // rather than every case one by one.
+  const bool printable = std::all_of(out.assignee.begin(), out.assignee.end(),
+                                     [](char ch) { return ch >= 0x20 && ch < 0x7f; });
+  if (out.assignee.empty() || out.assignee.size() > cases::kMaxPrincipalBytes || !printable) {
+    return InvalidArgument("assignee must be 1 to 256 printable ASCII characters", "assignee");
+  }
+  if (!have_ids) return InvalidArgument("case_ids is required", "case_ids");
+  if (out.case_ids.empty()) return InvalidArgument("case_ids must not be empty", "case_ids");
   return out;
 }
 
@@ -367,7 +481,7 @@ void RegisterCaseRoutes(cases::CaseStore& store, const journal::Journal& journal
   router.Add(
       "GET", "/v1/cases",
       [&store](HttpRequest&& request, Responder respond) {
-        auto query = ParseCaseQuery(request.query);
+        auto query = ParseCaseQuery(request.query, Principal(request));
         if (!query.ok()) return respond(ErrorResponse(query.status()));
         auto page = store.List(request.auth.tenant, *query);
         if (!page.ok()) return respond(ErrorResponse(page.status()));
@@ -414,6 +528,76 @@ void RegisterCaseRoutes(cases::CaseStore& store, const journal::Journal& journal
             store.Assign(request.auth.tenant, request.PathParam("case_id"), principal, assignee)));
       },
       write);
+
+  // {"case_ids": [...], "assignee"?}: each case assigned as by :assign, one journaled change
+  // per case that changes; a refusal answers in that case's result and does not stop the
+  // others (not all-or-nothing: each assignment stands alone, as it would one by one).
+  router.Add(
+      "POST", "/v1/cases:assign",
+      [&store](HttpRequest&& request, Responder respond) {
+        const std::string principal = Principal(request);
+        auto parsed = ParseBulkAssign(request.body, principal);
+        if (!parsed.ok()) return respond(ErrorResponse(parsed.status()));
+        const std::vector<cases::AssignResult> results =
+            store.AssignMany(request.auth.tenant, parsed->case_ids, principal, parsed->assignee);
+        size_t assigned = 0, unchanged = 0, refused = 0;
+        HttpResponse response;
+        JsonWriter w(response.body);
+        w.BeginObject().Key("assignee").String(parsed->assignee).Key("results").BeginArray();
+        for (const cases::AssignResult& r : results) {
+          w.BeginObject().Key("case_id").String(r.case_id).Key("result");
+          if (!r.status.ok()) {
+            ++refused;
+            // The error body's inner object (ErrorBody in api.yaml), as the one-by-one route
+            // would answer it.
+            w.String("refused")
+                .Key("error")
+                .BeginObject()
+                .Key("code")
+                .String(HttpErrorOf(r.status).code)
+                .Key("message")
+                .String(r.status.message());
+            if (!r.status.field().empty()) w.Key("field").String(r.status.field());
+            w.EndObject();
+          } else {
+            ++(r.changed ? assigned : unchanged);
+            w.String(r.changed ? "assigned" : "unchanged").Key("case");
+            cases::WriteCaseJson(*r.c, /*full=*/false, w);
+          }
+          w.EndObject();
+        }
+        w.EndArray()
+            .Key("assigned")
+            .Uint(assigned)
+            .Key("unchanged")
+            .Uint(unchanged)
+            .Key("refused")
+            .Uint(refused)
+            .EndObject();
+        respond(std::move(response));
+      },
+      write);
+
+  // Who the caller is, for the console's header: principal, tenant and roles.
+  router.Add(
+      "GET", "/v1/whoami",
+      [](HttpRequest&& request, Responder respond) {
+        HttpResponse response;
+        JsonWriter w(response.body);
+        w.BeginObject()
+            .Key("principal")
+            .String(Principal(request))
+            .Key("tenant")
+            .String(request.auth.tenant)
+            .Key("roles")
+            .BeginArray();
+        for (Role role : {Role::kScorer, Role::kAnalyst, Role::kAdmin, Role::kAuditor}) {
+          if ((request.auth.roles & static_cast<uint32_t>(role)) != 0) w.String(RoleName(role));
+        }
+        w.EndArray().EndObject();
+        respond(std::move(response));
+      },
+      RouteOptions{{}, Role::kScorer | Role::kAnalyst | Role::kAdmin | Role::kAuditor});
 
   // {"text": "..."}
   router.Add(

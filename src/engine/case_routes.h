@@ -1,11 +1,13 @@
 // The analyst's case routes (GET /v1/cases, GET /v1/cases/{id}, POST /v1/cases/{id}:assign,
-// :comment, :dispose; role analyst), always within the caller's tenant: another tenant's case
+// :comment, :dispose, POST /v1/cases:assign for many; role analyst) and GET /v1/whoami (any
+// role: who the console is signed in as), always within the caller's tenant: another tenant's case
 // is 404, as an unknown one. The CaseStore and Journal must outlive the router; the handlers
 // are thread-safe like the store.
 #pragma once
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "api/router.h"
 #include "cases/case_index.h"
@@ -16,10 +18,20 @@
 
 namespace verdict {
 
-// The query string of GET /v1/cases: status, typology, account, limit (1..500), cursor and
-// sort (score, age, newest). Values are percent-decoded; an unknown parameter is an error
-// naming it.
-Result<cases::CaseQuery> ParseCaseQuery(std::string_view query);
+// The query string of GET /v1/cases: status, typology, account, assignee (a principal, "me"
+// for `caller`, "none" for unassigned), from and to (RFC 3339 times or YYYY-MM-DD dates,
+// bounding when the case opened: from inclusive, to exclusive, a date `to` includes its day),
+// limit (1..500), cursor and sort (severity, the default; score, age, newest). Values are
+// percent-decoded; an unknown parameter or a bad value is an error naming the parameter.
+Result<cases::CaseQuery> ParseCaseQuery(std::string_view query, std::string_view caller = "");
+
+// The body of POST /v1/cases:assign: {"case_ids": [...], "assignee"?: "..."}; 1 to
+// cases::kMaxBulkAssign distinct ids. `assignee` is `caller` when absent.
+struct BulkAssignRequest {
+  std::vector<std::string> case_ids;
+  std::string assignee;
+};
+Result<BulkAssignRequest> ParseBulkAssign(std::string_view body, std::string_view caller);
 
 // Percent-decoding of one query-string value ('+' is a space); kInvalidArgument naming `field`
 // for a malformed escape.

@@ -1,5 +1,6 @@
 #include "journal/record.h"
 
+#include <cmath>
 #include <cstring>
 
 #include "journal/bytes.h"
@@ -8,6 +9,11 @@ namespace verdict::journal {
 namespace {
 
 void PutDigest(ByteWriter& w, const Digest& d) { w.Raw(AsBytes(d)); }
+
+// Layout 5's flags: which of the optional tail fields follow, in this order.
+constexpr uint8_t kHasTraceId = 1;
+constexpr uint8_t kHasRisk = 2;
+constexpr uint8_t kHasAnomaly = 4;
 
 Status Malformed(std::string what) {
   return InvalidArgument("malformed journal record payload: " + std::move(what));
@@ -152,7 +158,10 @@ void EncodeRecordPayload(const JournalRecord& rec, std::string& out) {
               64 * (rec.feature_names.size() + d.reasons.size() + d.contributions.size()) +
               rec.tenant.size() + rec.principal.size() + d.transaction_id.size());
   const bool traced = !d.trace.trace_id.empty();
-  w.U8(traced ? kTracedPayloadFormatVersion : kPayloadFormatVersion);
+  const bool scored = d.risk.has_value() || d.anomaly.has_value();
+  w.U8(scored   ? kScoredPayloadFormatVersion
+       : traced ? kTracedPayloadFormatVersion
+                : kPayloadFormatVersion);
   EncodeTransactionPart(rec, w);
   w.Str(rec.feature_schema_version);
   w.U32(static_cast<uint32_t>(rec.features.size()));
@@ -183,7 +192,13 @@ void EncodeRecordPayload(const JournalRecord& rec, std::string& out) {
   for (int64_t v : {t.queue_us, t.features_us, t.model_us, t.policy_us, t.journal_us, t.total_us}) {
     w.I64(v);
   }
+  if (scored) {
+    w.U8(static_cast<uint8_t>((traced ? kHasTraceId : 0) | (d.risk ? kHasRisk : 0) |
+                              (d.anomaly ? kHasAnomaly : 0)));
+  }
   if (traced) PutTraceId(w, d.trace.trace_id);
+  if (d.risk) w.F64(*d.risk);
+  if (d.anomaly) w.F64(*d.anomaly);
 }
 
 Status DecodeRecordPayload(std::string_view payload, JournalRecord& rec) {
@@ -192,7 +207,8 @@ Status DecodeRecordPayload(std::string_view payload, JournalRecord& rec) {
   if (!r.ok()) return Malformed("empty");
   if (version == kAdminPayloadFormatVersion) return DecodeAdminPayload(r, rec);
   if (version == kHistoryPayloadFormatVersion) return DecodeHistoryPayload(r, rec);
-  if (version != kPayloadFormatVersion && version != kTracedPayloadFormatVersion) {
+  if (version != kPayloadFormatVersion && version != kTracedPayloadFormatVersion &&
+      version != kScoredPayloadFormatVersion) {
     return Malformed("unknown payload version " + std::to_string(version));
   }
   DecodeTransactionPart(r, rec);
@@ -251,11 +267,24 @@ Status DecodeRecordPayload(std::string_view payload, JournalRecord& rec) {
     *v = r.I64();
   }
   d.trace = TraceRef{};
-  if (version == kTracedPayloadFormatVersion) {
+  d.risk.reset();
+  d.anomaly.reset();
+  uint8_t flags = version == kTracedPayloadFormatVersion ? kHasTraceId : 0;
+  if (version == kScoredPayloadFormatVersion) {
+    flags = r.U8();
+    // Layout 5 without a risk or an anomaly score would encode again as layout 1 or 4.
+    if (r.ok() && ((flags & ~(kHasTraceId | kHasRisk | kHasAnomaly)) != 0 ||
+                   (flags & (kHasRisk | kHasAnomaly)) == 0)) {
+      return Malformed("bad flags " + std::to_string(flags));
+    }
+  }
+  if (flags & kHasTraceId) {
     d.trace.trace_id = TraceIdHex(r.Raw(16));
     // An all-zero id is no trace: encoding it again would not give these bytes.
     if (r.ok() && !IsTraceId(d.trace.trace_id)) return Malformed("all-zero trace id");
   }
+  if (flags & kHasRisk) d.risk = r.F64();
+  if (flags & kHasAnomaly) d.anomaly = r.F64();
   VERDICT_RETURN_IF_ERROR(Finish(r));
   rec.kind = RecordKind::kDecision;
   rec.admin = AdminAction{};
@@ -310,6 +339,9 @@ Status ValidateRecord(const JournalRecord& rec) {
   const Decision& d = rec.decision;
   if (!d.trace.trace_id.empty() && !IsTraceId(d.trace.trace_id)) {
     return InvalidArgument("trace id must be 32 lower-case hex digits, not all zero", "trace_id");
+  }
+  if ((d.risk && !std::isfinite(*d.risk)) || (d.anomaly && !std::isfinite(*d.anomaly))) {
+    return InvalidArgument("risk and anomaly must be finite numbers", d.risk ? "risk" : "anomaly");
   }
   for (std::string_view s :
        {std::string_view(rec.tenant), std::string_view(rec.principal),

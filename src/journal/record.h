@@ -69,11 +69,16 @@ inline constexpr size_t kMaxInputBytes = 16 << 20;  // canonical_input
 inline constexpr size_t kMaxListLength = 1 << 16;   // any one list
 // The payload's first byte: its layout. 1 is a decision record, 2 an admin event, 3 history,
 // 4 a decision record of a traced decision (1's fields, then the 16-byte trace id): an
-// untraced decision keeps layout 1, so its bytes are as before tracing existed.
+// untraced decision keeps layout 1, so its bytes are as before tracing existed. 5 a decision
+// record of a model with a risk calibration or an anomaly model (1's fields, then a byte of
+// flags: 1 a trace id, 2 the risk, 4 the anomaly score; then the 16-byte trace id, the risk
+// and the anomaly score as 8-byte doubles, each only when flagged): a decision with neither
+// keeps layout 1 or 4.
 inline constexpr uint8_t kPayloadFormatVersion = 1;
 inline constexpr uint8_t kAdminPayloadFormatVersion = 2;
 inline constexpr uint8_t kHistoryPayloadFormatVersion = 3;
 inline constexpr uint8_t kTracedPayloadFormatVersion = 4;
+inline constexpr uint8_t kScoredPayloadFormatVersion = 5;
 
 // Appends the canonical payload of `record` (all fields except seq and the hashes) to `out`.
 void EncodeRecordPayload(const JournalRecord& record, std::string& out);

@@ -2,8 +2,11 @@
 // `verdict serve` on an ephemeral port with keys for two tenants, feeds decisions that open
 // cases, and drives Debian's Chromium headless (playwright-core, never a downloaded browser):
 // sign in, queue, case with its contributions chart, dispose as false positive, gone from the
-// open queue, journaled as an admin event, invisible to the second tenant's analyst.
-// Screenshots of the queue, a case and the live page go to $VERDICT_E2E_OUT.
+// open queue, journaled as an admin event, invisible to the second tenant's analyst; the queue in
+// triage order (block before review, then risk), who is signed in, keyboard selection and bulk
+// assignment, the "my cases" filter, and the account's network view with its cycle and a
+// counterparty's own network. Screenshots of the queue, a case, the network (each at 1440x900
+// and 1280x720) and the live page go to $VERDICT_E2E_OUT.
 import { execFileSync, spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import fs from "node:fs";
@@ -128,6 +131,11 @@ async function main() {
       if (d.path === "model" && d.contributions.length > 0) target = d;
     }
     assert.ok(target, "no review decision scored by the model");
+    // Money round the sender: ACC-E2E-SENDER -> R1 (above) -> R2 -> back to the sender.
+    await decide(txn({ amount: "1500.00", sender: { account: "ACC-E2E-R1", country: "GB" },
+                       receiver: { account: "ACC-E2E-R2", country: "GB" } }));
+    await decide(txn({ amount: "1400.00", sender: { account: "ACC-E2E-R2", country: "GB" },
+                       receiver: { account: "ACC-E2E-SENDER", country: "US" } }));
     const outsiderDecision = await decide(
       txn({ amount: "30000.00", sender: { account: "ACC-BANK-B", country: "US" }, receiver: highRisk }),
       outsider.key,
@@ -172,7 +180,35 @@ async function main() {
     assert.deepEqual(seenBy, ["bank-b"], `bank-b's case seen by ${seenBy}`);
     const inQueue = await page.locator(`tr[data-case="${outsiderDecision.decision_id}"]`).count();
     assert.equal(inQueue, 0);
+    const shoot = async (name) => {
+      for (const [w, h] of [[1440, 900], [1280, 720]]) {
+        await page.setViewportSize({ width: w, height: h });
+        await page.screenshot({ path: path.join(OUT, `${name}-${w}x${h}.png`), fullPage: true });
+      }
+      await page.setViewportSize({ width: 1366, height: 900 });
+    };
     await page.screenshot({ path: path.join(OUT, "queue.png"), fullPage: true });
+
+    step("triage order and who is signed in");
+    await page.waitForFunction((id) => document.querySelector("#who")?.textContent.includes(id), "key:" + supervisor.id);
+    assert.match(await page.locator("#who").innerText(), /tenant default/);
+    assert.match(await page.locator("#queue-summary").innerText(), /by severity/);
+    const triage = await page.$$eval("table.queue tbody tr", (trs) =>
+      trs.map((tr) => ({ outcome: tr.querySelector(".badge").textContent, risk: Number(tr.children[2].textContent) })),
+    );
+    assert.equal(triage[0].outcome, "block", JSON.stringify(triage));
+    const severity = { block: 2, review: 1 };
+    for (let i = 1; i < triage.length; i++) {
+      const a = triage[i - 1];
+      const b = triage[i];
+      assert.ok(severity[a.outcome] >= severity[b.outcome], JSON.stringify(triage));
+      if (a.outcome === b.outcome) assert.ok(a.risk >= b.risk, JSON.stringify(triage));
+    }
+    // Rows say who paid whom, the transaction and the reasons in words.
+    const firstRow = await page.locator("table.queue tbody tr").first().innerText();
+    assert.match(firstRow, /→/);
+    assert.match(firstRow, /block list/);
+    await shoot("queue");
 
     // Keyboard: j moves the selection down, k back up.
     await page.locator("#queue-summary").click();
@@ -183,6 +219,43 @@ async function main() {
     await page.keyboard.press("k");
     const first = await page.locator('tr[aria-selected="true"]').getAttribute("data-case");
     assert.notEqual(first, second);
+
+    step("bulk assignment: x marks, the button assigns");
+    await page.keyboard.press("x");
+    await page.keyboard.press("j");
+    await page.keyboard.press("x");
+    assert.equal(await page.locator("#bulk-assign").innerText(), "Assign 2 selected to me");
+    await page.click("#bulk-assign");
+    const principal = "key:" + supervisor.id;
+    for (const id of [first, second]) {
+      await page.waitForFunction(
+        ([id, p]) => document.querySelector(`tr[data-case="${id}"]`)?.lastElementChild.textContent === p,
+        [id, principal],
+      );
+    }
+    assert.ok(await page.locator("#bulk-assign").isDisabled());
+    await page.selectOption("#f-status", "");
+    await page.selectOption("#f-assignee", "me");
+    await page.waitForFunction(() => location.hash.includes("assignee=me"));
+    await page.waitForFunction(() => document.querySelectorAll("table.queue tbody tr").length === 2);
+    assert.deepEqual(
+      (await page.$$eval("table.queue tbody tr", (trs) => trs.map((tr) => tr.dataset.case))).sort(),
+      [first, second].sort(),
+    );
+    // "a" assigns the selected case to me.
+    await page.selectOption("#f-assignee", "none");
+    await page.waitForFunction(() => location.hash.includes("assignee=none"));
+    await page.waitForSelector("table.queue tbody tr");
+    await page.locator("#queue-summary").click();
+    await page.keyboard.press("j");
+    const third = await page.locator('tr[aria-selected="true"]').getAttribute("data-case");
+    await page.keyboard.press("a");
+    await page.waitForFunction(
+      ([id, p]) => document.querySelector(`tr[data-case="${id}"]`)?.lastElementChild.textContent === p,
+      [third, principal],
+    );
+    await page.selectOption("#f-assignee", "");
+    await page.waitForFunction(() => !location.hash.includes("assignee=none"));
 
     // Filter to the target's account by typology and sort by age, then open with Enter.
     await page.fill("#f-account", "ACC-E2E-SENDER");
@@ -198,10 +271,29 @@ async function main() {
     assert.equal(bars, target.contributions.length);
     const feature = target.contributions[0].feature;
     assert.ok(await page.locator(`#contributions-chart rect[data-feature="${feature}"]`).count());
+    // Human names with units from the engine's feature catalog, and no text over another.
+    const names = await page.$$eval("#contributions-chart text.label tspan.name", (ts) => ts.map((t) => t.textContent));
+    assert.equal(names.length, target.contributions.length);
+    for (const c of target.contributions) assert.ok(!names.includes(c.feature), `raw name ${c.feature} in ${names}`);
+    const texts = await page.$$eval("#contributions-chart text, #contributions-chart rect.bar", (ns) =>
+      ns.filter((n) => n.tagName !== "text" || n.textContent).map((n) => {
+        const b = n.getBBox();
+        return [b.x, b.y, b.width, b.height, n.tagName];
+      }),
+    );
+    for (let i = 0; i < texts.length; i++) {
+      for (let j = i + 1; j < texts.length; j++) {
+        const [ax, ay, aw, ah] = texts[i];
+        const [bx, by, bw, bh] = texts[j];
+        const apart = ax + aw <= bx + 0.5 || bx + bw <= ax + 0.5 || ay + ah <= by + 0.5 || by + bh <= ay + 0.5;
+        assert.ok(apart, `chart items ${i} (${texts[i]}) and ${j} (${texts[j]}) overlap`);
+      }
+    }
     assert.ok((await page.locator("#timeline li").count()) >= 2, "account timeline");
     assert.ok(await page.locator("#proof-status").count(), "proof status");
     assert.match(await page.locator("main").innerText(), new RegExp(target.model.version ? "demo" : "Model"));
     await page.screenshot({ path: path.join(OUT, "case.png"), fullPage: true });
+    await shoot("case");
 
     step("comment and dispose as false positive");
     await page.fill("#c-text", "Checked with the relationship manager.");
@@ -212,6 +304,37 @@ async function main() {
     await page.click("#dispose-form button[type=submit]");
     await page.waitForFunction(() => document.querySelector("#case-status")?.textContent === "closed");
     assert.match(await page.locator("#history").innerText(), /dispose false_positive/);
+    assert.equal(await page.locator("#disposition-note").innerText(), "Known supplier payment.");
+    assert.match(await page.locator("#comments").innerText(), /relationship manager/);
+
+    step("the account's network");
+    await page.click("#network-link");
+    await page.waitForSelector("#network-chart circle.node");
+    const parties = await page.$$eval("#network-chart circle.node", (cs) => cs.map((c) => c.dataset.account));
+    for (const a of ["ACC-E2E-SENDER", "ACC-E2E-R1", "ACC-E2E-R2", "ACC-E2E-IR"]) {
+      assert.ok(parties.includes(a), `${a} in ${parties}`);
+    }
+    assert.ok(await page.locator('#network-chart circle.flagged[data-account="ACC-E2E-IR"]').count(), "IR flagged");
+    assert.match(await page.locator("#network-cycles").innerText(), /ACC-E2E-SENDER → ACC-E2E-R1 → ACC-E2E-R2 → ACC-E2E-SENDER/);
+    assert.ok((await page.locator("#network-chart path.edge.cycle").count()) >= 3);
+    // No two node labels overlap.
+    const boxes = await page.$$eval("#network-chart text.label", (ts) => ts.map((t) => t.getBBox()).map((b) => [b.x, b.y, b.width, b.height]));
+    for (let i = 0; i < boxes.length; i++) {
+      for (let j = i + 1; j < boxes.length; j++) {
+        const [ax, ay, aw, ah] = boxes[i];
+        const [bx, by, bw, bh] = boxes[j];
+        assert.ok(ax + aw <= bx || bx + bw <= ax || ay + ah <= by || by + bh <= ay, `labels ${i} and ${j} overlap`);
+      }
+    }
+    await shoot("network");
+    await page.click('#network-table a[href^="#/network/ACC-E2E-IR"]');
+    await page.waitForFunction(() => location.hash.startsWith("#/network/ACC-E2E-IR"));
+    await page.waitForSelector("#network-decisions li, #network-chart");
+    assert.match(await page.locator("h1").innerText(), /ACC-E2E-IR/);
+    await page.goBack();
+    await page.waitForSelector("#network-chart");
+    await page.goBack();
+    await page.waitForSelector("#case-status");
 
     step("the case left the open queue");
     await page.goto(base + "/console/#/queue?status=open&sort=score");

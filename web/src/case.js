@@ -1,8 +1,10 @@
 // The case view: transaction, reasons, contributions chart, versions, journal proof, the
-// account's recent activity, history, and the assign / comment / dispose forms.
-import { api } from "./api.js";
+// account's recent activity, links to the parties' networks, the disposition with its note,
+// every comment, history, report downloads, and the assign / comment / dispose forms.
+import { api, apiKey } from "./api.js";
 import { el, clear, formatScore, formatTime, outcomeBadge, toast } from "./dom.js";
 import { contributionChart } from "./chart.js";
+import { networkHref } from "./network.js";
 
 const DISPOSITIONS = [
   ["true_positive", "True positive — suspicious activity"],
@@ -84,7 +86,19 @@ export function renderCase(main, caseId, onAuthError) {
           ["Channel / type", `${t.channel || "—"} / ${t.type || "—"}`],
           ["Remittance", t.remittance],
           ["Score", formatScore(c.score)],
+          ["Risk", typeof c.risk === "number" ? formatScore(c.risk) : "— (not journaled)"],
           ["Decided", formatTime(c.opened_at)],
+          [
+            "Network",
+            el(
+              "span",
+              {},
+              el("a", { href: networkHref(c.sender_account), id: "network-link" }, `Counterparties of ${c.sender_account}`),
+              c.receiver_account && c.receiver_account !== c.sender_account
+                ? [" · ", el("a", { href: networkHref(c.receiver_account) }, `of ${c.receiver_account}`)]
+                : "",
+            ),
+          ],
         ]),
       ),
     );
@@ -110,7 +124,7 @@ export function renderCase(main, caseId, onAuthError) {
       section(
         "Top feature contributions",
         "h-contrib",
-        contributionChart(d.contributions || []),
+        contributionChart(d.contributions || [], { labels: view.feature_labels || {} }),
         el("p", { class: "help", id: "contrib-source" }, source || ""),
       ),
     );
@@ -199,7 +213,38 @@ export function renderCase(main, caseId, onAuthError) {
 
   function workSection(c) {
     const children = [];
-    children.push(dl([["Assignee", c.assignee], ["Disposition", c.disposition ? c.disposition.replace(/_/g, " ") : "—"]]));
+    children.push(
+      dl([
+        ["Assignee", c.assignee],
+        ["Disposition", c.disposition ? c.disposition.replace(/_/g, " ") : "—"],
+        ["Disposition note", c.disposition ? el("span", { id: "disposition-note" }, c.disposition_note || "(none)") : "—"],
+      ]),
+    );
+    if (c.disposition === "escalated" || c.status === "closed") {
+      // Fetched with the analyst's key (a plain link would carry none), then saved.
+      const report = (format, text) => {
+        const link = el("a", { href: `/v1/cases/${encodeURIComponent(c.case_id)}/report?format=${format}`, class: "report-link", "data-format": format }, text);
+        link.addEventListener("click", async (event) => {
+          event.preventDefault();
+          try {
+            const response = await fetch(link.getAttribute("href"), { headers: { Authorization: "Bearer " + apiKey() }, cache: "no-store" });
+            if (!response.ok) throw new Error(`HTTP ${response.status}`);
+            const url = URL.createObjectURL(await response.blob());
+            const save = el("a", { href: url, download: `case-${c.transaction_id}.${format === "goaml" ? "xml" : "html"}` });
+            document.body.append(save);
+            save.click();
+            save.remove();
+            setTimeout(() => URL.revokeObjectURL(url), 10000);
+          } catch (e) {
+            toast(`Cannot download the report: ${e.message}`);
+          }
+        });
+        return link;
+      };
+      children.push(
+        el("p", { class: "help" }, "Report: ", report("html", "printable narrative (HTML)"), " · ", report("goaml", "goAML XML")),
+      );
+    }
     if (c.status !== "closed") {
       const take = el("button", { type: "button", id: "assign-me" }, c.status === "open" ? "Assign to me" : "Take over");
       take.addEventListener("click", () => act("assign", {}, "Assigned to you."));
@@ -255,7 +300,7 @@ export function renderCase(main, caseId, onAuthError) {
 
   function historySection(c) {
     return section(
-      "History",
+      "History and comments",
       "h-history",
       el(
         "ol",
@@ -264,13 +309,14 @@ export function renderCase(main, caseId, onAuthError) {
           el("li", {}, el("time", { datetime: h.at }, formatTime(h.at)), ` ${h.principal}: ${h.action}${h.detail ? " " + h.detail : ""}`),
         ),
       ),
+      el("h2", { id: "h-comments" }, `Comments (${c.comments.length})`),
       c.comments.length
         ? el(
             "ul",
-            { class: "comments" },
-            c.comments.map((m) => el("li", {}, el("strong", {}, m.principal), ` (${formatTime(m.at)}): ${m.text}`)),
+            { class: "comments", id: "comments" },
+            c.comments.map((m) => el("li", {}, el("strong", {}, m.principal), ` (${formatTime(m.at)}): `, el("span", { class: "comment-text" }, m.text))),
           )
-        : "",
+        : el("p", { id: "comments" }, "No comments."),
     );
   }
 

@@ -1,5 +1,8 @@
-// The contributions bar chart as inline SVG: one horizontal bar per feature, right (red) when
-// it pushed the score up, left (blue) when down, with the feature's value in the label.
+// The contributions bar chart as inline SVG: one row per feature, named as the engine's feature
+// catalog names it (label and unit, from the case view's feature_labels), its bar right (red)
+// when it pushed the score up and left (blue) when down. Three columns that never share space:
+// the name with the feature's value beneath it, the bars, and the contribution figures, so no
+// label can overlap a bar or a figure.
 const NS = "http://www.w3.org/2000/svg";
 
 function svg(tag, attrs = {}, text) {
@@ -9,14 +12,24 @@ function svg(tag, attrs = {}, text) {
   return node;
 }
 
-export function contributionChart(contributions, { width = 620 } = {}) {
+// The feature's name for people and its value with the unit.
+export function featureText(c, labels = {}) {
+  const known = labels[c.feature];
+  const value = fmt(c.value);
+  if (!known) return { name: c.feature, value: `= ${value}` };
+  const unit = known.unit === "yes/no" ? (c.value >= 0.5 ? "yes" : "no") : `${value} ${known.unit}`;
+  return { name: known.label, value: known.unit === "yes/no" ? unit : `= ${unit}` };
+}
+
+export function contributionChart(contributions, { width = 620, labels = {} } = {}) {
   const items = [...contributions].sort((a, b) => Math.abs(b.contribution) - Math.abs(a.contribution));
-  const rowH = 28;
-  const labelW = 300;
+  const rowH = 38;
+  const labelW = 300; // about 44 characters at 12px
+  const valueW = 64;
   const height = Math.max(1, items.length) * rowH + 24;
-  const plotW = width - labelW - 70;
+  const plotW = width - labelW - valueW - 16;
   const max = Math.max(1e-9, ...items.map((c) => Math.abs(c.contribution)));
-  const zero = labelW + plotW / 2;
+  const zero = labelW + 8 + plotW / 2;
   const root = svg("svg", {
     viewBox: `0 0 ${width} ${height}`,
     width,
@@ -31,8 +44,12 @@ export function contributionChart(contributions, { width = 620 } = {}) {
     svg(
       "desc",
       { id: "contrib-desc" },
-      items.map((c) => `${c.feature} ${c.contribution >= 0 ? "+" : ""}${c.contribution.toFixed(3)}`).join("; ") ||
-        "No contributions (the rules decided without the model).",
+      items
+        .map((c) => {
+          const t = featureText(c, labels);
+          return `${t.name} ${t.value}: ${c.contribution >= 0 ? "+" : ""}${c.contribution.toFixed(3)}`;
+        })
+        .join("; ") || "No contributions (the rules decided without the model).",
     ),
   );
   root.append(svg("line", { x1: zero, x2: zero, y1: 4, y2: height - 18, class: "axis" }));
@@ -40,15 +57,18 @@ export function contributionChart(contributions, { width = 620 } = {}) {
     const y = 8 + i * rowH;
     const w = (Math.abs(c.contribution) / max) * (plotW / 2);
     const up = c.contribution >= 0;
-    const label = svg("text", { x: labelW - 8, y: y + 15, "text-anchor": "end", class: "label" }, shorten(`${c.feature} = ${fmt(c.value)}`));
-    label.append(svg("title", {}, `${c.feature} = ${c.value}`));
+    const t = featureText(c, labels);
+    const label = svg("text", { x: labelW, y: y + 13, "text-anchor": "end", class: "label", "data-feature": c.feature });
+    label.append(svg("tspan", { x: labelW, class: "name" }, shorten(t.name)));
+    label.append(svg("tspan", { x: labelW, dy: 15, class: "caption" }, shorten(t.value)));
+    label.append(svg("title", {}, `${t.name} ${t.value} (${c.feature} = ${c.value})`));
     root.append(label);
     root.append(
       svg("rect", {
         x: up ? zero : zero - w,
-        y,
+        y: y + 4,
         width: Math.max(1, w),
-        height: rowH - 10,
+        height: rowH - 16,
         class: up ? "bar up" : "bar down",
         "data-feature": c.feature,
       }),
@@ -56,7 +76,7 @@ export function contributionChart(contributions, { width = 620 } = {}) {
     root.append(
       svg(
         "text",
-        { x: up ? zero + w + 4 : zero - w - 4, y: y + 15, "text-anchor": up ? "start" : "end", class: "value" },
+        { x: width - 4, y: y + 20, "text-anchor": "end", class: "value" },
         (up ? "+" : "") + c.contribution.toFixed(3),
       ),
     );
@@ -65,7 +85,7 @@ export function contributionChart(contributions, { width = 620 } = {}) {
   return root;
 }
 
-// About 44 characters fit beside the bars at 12px.
+// About 44 characters fit in the name column at 12px.
 function shorten(text) {
   return text.length > 44 ? text.slice(0, 43) + "…" : text;
 }

@@ -1,10 +1,33 @@
-// The console's entry: a hash router over four pages (sign-in, queue, case, live). Each page
+// The console's entry: a hash router over five pages (sign-in, queue, case, network, live). Each page
 // renders into <main> and returns a cleanup function (timers, key handlers).
 import { api, apiKey, setApiKey, ApiError } from "./api.js";
 import { el, clear, toast } from "./dom.js";
 import { renderQueue } from "./queue.js";
 import { renderCase } from "./case.js";
 import { renderLive } from "./live.js";
+import { renderNetwork } from "./network.js";
+
+// Who is signed in (GET /v1/whoami), fetched once per key and shown in the header.
+let who = { key: "", text: "" };
+async function showWho(onAuthError) {
+  const box = document.getElementById("who");
+  const key = apiKey();
+  if (!key) {
+    who = { key: "", text: "" };
+    box.textContent = "";
+    return;
+  }
+  if (who.key !== key) {
+    try {
+      const me = await api("/v1/whoami");
+      who = { key, text: `${me.principal} · tenant ${me.tenant} · ${me.roles.join(", ")}` };
+    } catch (e) {
+      if (onAuthError(e)) return;
+      who = { key: "", text: "signed in" };
+    }
+  }
+  box.textContent = who.text;
+}
 
 const main = document.getElementById("main");
 let cleanup = () => {};
@@ -63,7 +86,6 @@ function route() {
   const params = new URLSearchParams(query);
   const signedIn = apiKey() !== "";
   document.getElementById("nav").hidden = !signedIn;
-  document.getElementById("who").textContent = signedIn ? "signed in" : "";
   for (const a of document.querySelectorAll("[data-nav]")) {
     a.toggleAttribute("aria-current", path.startsWith("/" + a.dataset.nav));
   }
@@ -80,9 +102,12 @@ function route() {
     }
     return false;
   };
+  showWho(onAuthError);
   if (path === "/sign-in") cleanup = renderSignIn(params);
   else if (path.startsWith("/case/"))
     cleanup = renderCase(main, decodeURIComponent(path.slice(6)), onAuthError);
+  else if (path.startsWith("/network/"))
+    cleanup = renderNetwork(main, decodeURIComponent(path.slice(9)), params, onAuthError);
   else if (path === "/live") cleanup = renderLive(main, onAuthError);
   else cleanup = renderQueue(main, params, onAuthError);
   main.focus({ preventScroll: true });
