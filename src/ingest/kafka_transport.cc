@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 
 namespace verdict::ingest {
@@ -10,6 +11,8 @@ namespace {
 
 constexpr int kMetadataTimeoutMs = 5000;
 constexpr int kCloseTimeoutMs = 5000;
+// How long Connect may spend reading back what was published for uncommitted messages.
+constexpr int kScanTimeoutMs = 30000;
 // Offsets are committed at most this often while messages stream (and always at Close).
 constexpr int64_t kCommitEveryNs = 100'000'000;
 
@@ -46,7 +49,7 @@ Status KafkaTransport::Connect() {
   Close();
   char error[512];
   Result<rd_kafka_conf_t*> producer_conf = MakeConf({{"bootstrap.servers", options_.brokers},
-                                                     {"acks", "all"},
+                                                     {"enable.idempotence", "true"},
                                                      {"linger.ms", "2"},
                                                      {"client.id", "verdict-ingest"}});
   if (!producer_conf.ok()) return producer_conf.status();
@@ -101,7 +104,69 @@ Status KafkaTransport::Connect() {
   if (err != RD_KAFKA_RESP_ERR_NO_ERROR) {
     return Unavailable(std::string("kafka assign: ") + rd_kafka_err2str(err));
   }
-  return Status::Ok();
+  // What the outputs already hold for messages past the commits: read again, they publish only
+  // what is missing.
+  Result<OutputCursor> from = ScanFrom(partition_count);
+  if (!from.ok()) return from.status();
+  return ScanPublished(options_.brokers, options_.topic, *from, kScanTimeoutMs, &published_);
+}
+
+Result<OutputCursor> KafkaTransport::ScanFrom(int32_t input_partitions) {
+  OutputCursor from;
+  for (const std::string& topic : {options_.decisions_topic, options_.dead_letter}) {
+    rd_kafka_topic_t* handle = rd_kafka_topic_new(consumer_, topic.c_str(), nullptr);
+    const rd_kafka_metadata_t* metadata = nullptr;
+    rd_kafka_resp_err_t err =
+        rd_kafka_metadata(consumer_, 0, handle, &metadata, kMetadataTimeoutMs);
+    rd_kafka_topic_destroy(handle);
+    if (err != RD_KAFKA_RESP_ERR_NO_ERROR) {
+      return Unavailable("kafka metadata of topic " + topic + ": " + rd_kafka_err2str(err));
+    }
+    const int count = metadata->topic_cnt == 1 && metadata->topics[0].err == 0
+                          ? metadata->topics[0].partition_cnt
+                          : 0;
+    rd_kafka_metadata_destroy(metadata);
+    if (count == 0) return Unavailable("kafka topic " + topic + " has no partitions");
+    for (int32_t p = 0; p < count; ++p) from[{topic, p}] = 0;
+  }
+  rd_kafka_topic_partition_list_t* committed = rd_kafka_topic_partition_list_new(input_partitions);
+  for (int32_t p = 0; p < input_partitions; ++p) {
+    rd_kafka_topic_partition_list_add(committed, options_.topic.c_str(), p);
+  }
+  rd_kafka_resp_err_t err = rd_kafka_committed(consumer_, committed, kMetadataTimeoutMs);
+  if (err != RD_KAFKA_RESP_ERR_NO_ERROR) {
+    rd_kafka_topic_partition_list_destroy(committed);
+    return Unavailable(std::string("kafka committed offsets: ") + rd_kafka_err2str(err));
+  }
+  // Every commit's cursor covers the outputs of every message uncommitted when it was made, so
+  // the lowest of them is safe; without any, everything is read.
+  std::optional<OutputCursor> lowest;
+  for (int i = 0; i < committed->cnt; ++i) {
+    const rd_kafka_topic_partition_t& tp = committed->elems[i];
+    if (tp.offset < 0 || tp.metadata == nullptr) continue;
+    std::optional<OutputCursor> cursor = DecodeOutputCursor(
+        std::string_view(static_cast<const char*>(tp.metadata), tp.metadata_size));
+    if (!cursor) {
+      lowest.reset();
+      break;
+    }
+    if (!lowest) {
+      lowest = std::move(*cursor);
+      continue;
+    }
+    for (auto& [out, offset] : *lowest) {
+      auto it = cursor->find(out);
+      offset = it == cursor->end() ? 0 : std::min(offset, it->second);
+    }
+  }
+  rd_kafka_topic_partition_list_destroy(committed);
+  if (lowest) {
+    for (auto& [out, offset] : from) {
+      auto it = lowest->find(out);
+      if (it != lowest->end()) offset = it->second;
+    }
+  }
+  return from;
 }
 
 Result<std::optional<InputMessage>> KafkaTransport::Next(int timeout_ms) {
@@ -191,19 +256,35 @@ Status KafkaTransport::Publish(uint64_t id, const InputMessage& message,
     confirmed_.push_back(id);
     return Status::Ok();
   }
-  unconfirmed_[id] = outputs;
-  for (const auto& [transaction_id, json] : outcome.decisions) {
-    if (Status s = Produce(options_.decisions_topic, transaction_id, json,
-                           {{"content-type", "application/json"}}, id);
+  const auto offset = static_cast<int64_t>(message.position);
+  const std::string source = SourceHeader(options_.topic, message.partition, offset);
+  // What an earlier reading of the message already put on the brokers is not published again.
+  std::vector<const std::pair<std::string, std::string>*> decisions;
+  for (const auto& decision : outcome.decisions) {
+    if (!published_.Has(message.partition, offset, options_.decisions_topic, decision.first,
+                        /*any_key=*/false)) {
+      decisions.push_back(&decision);
+    }
+  }
+  const bool dead_letter =
+      !outcome.dead_letter_error.empty() &&
+      !published_.Has(message.partition, offset, options_.dead_letter, "", /*any_key=*/true);
+  outputs = decisions.size() + (dead_letter ? 1 : 0);
+  if (outputs == 0) {
+    confirmed_.push_back(id);
+    return Status::Ok();
+  }
+  unconfirmed_[id] = Unconfirmed{outputs, message.partition, offset};
+  for (const auto* decision : decisions) {
+    if (Status s = Produce(options_.decisions_topic, decision->first, decision->second,
+                           {{"content-type", "application/json"}, {"verdict-source", source}}, id);
         !s.ok()) {
       return s;
     }
   }
-  if (!outcome.dead_letter_error.empty()) {
+  if (dead_letter) {
     std::vector<std::pair<std::string, std::string>> headers{
-        {"verdict-error", outcome.dead_letter_error},
-        {"verdict-source", options_.topic + "/" + std::to_string(message.partition) + "/" +
-                               std::to_string(message.position)}};
+        {"verdict-error", outcome.dead_letter_error}, {"verdict-source", source}};
     if (!message.content_type.empty()) headers.emplace_back("content-type", message.content_type);
     return Produce(options_.dead_letter, message.key, message.payload, headers, id);
   }
@@ -220,7 +301,13 @@ void KafkaTransport::OnDelivery(rd_kafka_t*, const rd_kafka_message_t* message, 
   }
   auto it = self->unconfirmed_.find(id);
   if (it == self->unconfirmed_.end()) return;
-  if (--it->second == 0) {
+  KafkaPublished::Output output{rd_kafka_topic_name(message->rkt), message->partition,
+                                message->offset, ""};
+  if (message->key != nullptr) {
+    output.key.assign(static_cast<const char*>(message->key), message->key_len);
+  }
+  self->published_.Add(it->second.partition, it->second.offset, std::move(output));
+  if (--it->second.outputs == 0) {
     self->confirmed_.push_back(id);
     self->unconfirmed_.erase(it);
   }
@@ -247,18 +334,31 @@ Status KafkaTransport::CommitOffsets(bool wait) {
   commit_due_ = false;
   last_commit_ns_ = SteadyNs();
   rd_kafka_topic_partition_list_t* offsets = rd_kafka_topic_partition_list_new(1);
+  bool advanced = false;
   for (auto& [p, partition] : partitions_) {
     if (partition.next_offset < 0) continue;
     // Everything before the oldest offset still outstanding is done.
     const int64_t frontier =
         partition.outstanding.empty() ? partition.next_offset : *partition.outstanding.begin();
-    if (frontier <= partition.committed) continue;
-    rd_kafka_topic_partition_list_add(offsets, options_.topic.c_str(), p)->offset = frontier;
-    partition.committed = frontier;
+    advanced = advanced || frontier > partition.committed;
+    partition.committed = std::max(partition.committed, frontier);
+    published_.Committed(p, partition.committed);
+    // Every partition read, advanced or not, so that each commit's cursor is current.
+    rd_kafka_topic_partition_list_add(offsets, options_.topic.c_str(), p)->offset =
+        partition.committed;
   }
-  if (offsets->cnt == 0) {
+  if (!advanced) {
     rd_kafka_topic_partition_list_destroy(offsets);
     return Status::Ok();
+  }
+  const std::string cursor = EncodeOutputCursor(published_.Cursor());
+  for (int i = 0; i < offsets->cnt; ++i) {
+    // The list frees its metadata with free().
+    void* metadata = std::malloc(cursor.size());
+    if (metadata == nullptr) break;
+    std::memcpy(metadata, cursor.data(), cursor.size());
+    offsets->elems[i].metadata = metadata;
+    offsets->elems[i].metadata_size = cursor.size();
   }
   rd_kafka_resp_err_t err = rd_kafka_commit(consumer_, offsets, wait ? 0 : 1);
   rd_kafka_topic_partition_list_destroy(offsets);
@@ -303,6 +403,7 @@ void KafkaTransport::Close() {
   }
   partitions_.clear();
   unconfirmed_.clear();
+  published_.Clear();
   confirmed_.clear();
   delivery_error_.clear();
   commit_due_ = false;

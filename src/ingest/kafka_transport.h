@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "ingest/ingest_options.h"
+#include "ingest/kafka_published.h"
 #include "ingest/stream_transport.h"
 
 namespace verdict::ingest {
@@ -41,6 +42,16 @@ class KafkaTransport : public StreamTransport {
     int64_t committed = -1;         // what was last sent as committed
   };
 
+  // A message published and not yet fully acknowledged.
+  struct Unconfirmed {
+    size_t outputs = 0;  // not yet acknowledged
+    int32_t partition = 0;
+    int64_t offset = 0;
+  };
+
+  // Where the outputs of messages not yet committed may lie: the cursor in the commits'
+  // metadata (the lowest of them), every output partition from its start when there is none.
+  Result<OutputCursor> ScanFrom(int32_t input_partitions);
   // The producer's delivery report (librdkafka calls it inside rd_kafka_poll, on this thread).
   static void OnDelivery(rd_kafka_t* rk, const rd_kafka_message_t* message, void* opaque);
   Status Produce(const std::string& topic, const std::string& key, const std::string& value,
@@ -52,9 +63,10 @@ class KafkaTransport : public StreamTransport {
   rd_kafka_t* consumer_ = nullptr;
   rd_kafka_t* producer_ = nullptr;
   std::map<int32_t, Partition> partitions_;
-  std::map<uint64_t, size_t> unconfirmed_;  // message id -> outputs not yet acknowledged
-  std::vector<uint64_t> confirmed_;         // filled by OnDelivery
-  std::string delivery_error_;              // a failed delivery: the connection is reset
+  std::map<uint64_t, Unconfirmed> unconfirmed_;  // by message id
+  KafkaPublished published_;
+  std::vector<uint64_t> confirmed_;  // filled by OnDelivery
+  std::string delivery_error_;       // a failed delivery: the connection is reset
   bool commit_due_ = false;
   int64_t last_commit_ns_ = 0;
 };
