@@ -121,6 +121,12 @@ OutputCursor KafkaPublished::Cursor() const {
   return cursor;
 }
 
+void KafkaPublished::RetainInputs(const std::set<int32_t>& partitions) {
+  for (auto it = by_input_.begin(); it != by_input_.end();) {
+    it = partitions.count(it->first.first) != 0 ? std::next(it) : by_input_.erase(it);
+  }
+}
+
 void KafkaPublished::Clear() {
   by_input_.clear();
   next_.clear();

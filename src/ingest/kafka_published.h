@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -67,6 +68,8 @@ class KafkaPublished {
   // The cursor for an offset commit: per output partition, the lowest offset of an output of a
   // message not yet committed, else where the next output will land.
   OutputCursor Cursor() const;
+  // Forgets the outputs of every input partition but `partitions`.
+  void RetainInputs(const std::set<int32_t>& partitions);
   void Clear();
 
  private:

@@ -58,5 +58,15 @@ TEST(KafkaPublishedTest, RemembersOutputsUntilTheirInputIsCommitted) {
   EXPECT_EQ(published.Cursor(), expected);
 }
 
+TEST(KafkaPublishedTest, ForgetsTheInputPartitionsOfOthers) {
+  KafkaPublished published;
+  published.Add(0, 10, {"decisions", 0, 100, "tx-1"});
+  published.Add(1, 3, {"decisions", 0, 90, "tx-2"});
+  published.RetainInputs({0});
+  EXPECT_TRUE(published.Has(0, 10, "decisions", "tx-1", false));
+  EXPECT_FALSE(published.Has(1, 3, "decisions", "tx-2", false));
+  EXPECT_EQ(published.Cursor(), (OutputCursor{{{"decisions", 0}, 100}}));
+}
+
 }  // namespace
 }  // namespace verdict::ingest

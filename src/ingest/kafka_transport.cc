@@ -60,14 +60,19 @@ Status KafkaTransport::Connect() {
     rd_kafka_conf_destroy(*producer_conf);
     return Unavailable(std::string("kafka producer: ") + error);
   }
-  Result<rd_kafka_conf_t*> consumer_conf = MakeConf({{"bootstrap.servers", options_.brokers},
-                                                     {"group.id", options_.group},
-                                                     {"client.id", "verdict-ingest"},
-                                                     {"enable.auto.commit", "false"},
-                                                     {"enable.auto.offset.store", "false"},
-                                                     {"enable.partition.eof", "false"},
-                                                     {"auto.offset.reset", "earliest"}});
+  Result<rd_kafka_conf_t*> consumer_conf =
+      MakeConf({{"bootstrap.servers", options_.brokers},
+                {"group.id", options_.group},
+                {"session.timeout.ms", std::to_string(options_.session_timeout_ms)},
+                {"heartbeat.interval.ms", std::to_string(options_.session_timeout_ms / 3)},
+                {"client.id", "verdict-ingest"},
+                {"enable.auto.commit", "false"},
+                {"enable.auto.offset.store", "false"},
+                {"enable.partition.eof", "false"},
+                {"auto.offset.reset", "earliest"}});
   if (!consumer_conf.ok()) return consumer_conf.status();
+  rd_kafka_conf_set_rebalance_cb(*consumer_conf, &KafkaTransport::OnRebalance);
+  rd_kafka_conf_set_opaque(*consumer_conf, this);
   consumer_ = rd_kafka_new(RD_KAFKA_CONSUMER, *consumer_conf, error, sizeof(error));
   if (consumer_ == nullptr) {
     rd_kafka_conf_destroy(*consumer_conf);
@@ -75,7 +80,7 @@ Status KafkaTransport::Connect() {
   }
   rd_kafka_poll_set_consumer(consumer_);
 
-  // Every partition of the input, each from its group's committed offset.
+  // The input must exist: a clear error rather than a consumer waiting for it.
   rd_kafka_topic_t* topic = rd_kafka_topic_new(consumer_, options_.topic.c_str(), nullptr);
   const rd_kafka_metadata_t* metadata = nullptr;
   rd_kafka_resp_err_t err = rd_kafka_metadata(consumer_, 0, topic, &metadata, kMetadataTimeoutMs);
@@ -93,25 +98,82 @@ Status KafkaTransport::Connect() {
   if (topic_err != RD_KAFKA_RESP_ERR_NO_ERROR || partition_count == 0) {
     return Unavailable("kafka topic " + options_.topic + ": " + rd_kafka_err2str(topic_err));
   }
-  rd_kafka_topic_partition_list_t* assignment = rd_kafka_topic_partition_list_new(partition_count);
-  for (int32_t p = 0; p < partition_count; ++p) {
-    rd_kafka_topic_partition_list_add(assignment, options_.topic.c_str(), p)->offset =
-        RD_KAFKA_OFFSET_STORED;
-    partitions_[p] = Partition{};
-  }
-  err = rd_kafka_assign(consumer_, assignment);
-  rd_kafka_topic_partition_list_destroy(assignment);
+  // The group shares the partitions; OnRebalance prepares each assignment.
+  rd_kafka_topic_partition_list_t* subscription = rd_kafka_topic_partition_list_new(1);
+  rd_kafka_topic_partition_list_add(subscription, options_.topic.c_str(), RD_KAFKA_PARTITION_UA);
+  err = rd_kafka_subscribe(consumer_, subscription);
+  rd_kafka_topic_partition_list_destroy(subscription);
   if (err != RD_KAFKA_RESP_ERR_NO_ERROR) {
-    return Unavailable(std::string("kafka assign: ") + rd_kafka_err2str(err));
+    return Unavailable(std::string("kafka subscribe: ") + rd_kafka_err2str(err));
   }
-  // What the outputs already hold for messages past the commits: read again, they publish only
-  // what is missing.
-  Result<OutputCursor> from = ScanFrom(partition_count);
-  if (!from.ok()) return from.status();
-  return ScanPublished(options_.brokers, options_.topic, *from, kScanTimeoutMs, &published_);
+  return Status::Ok();
 }
 
-Result<OutputCursor> KafkaTransport::ScanFrom(int32_t input_partitions) {
+void KafkaTransport::OnRebalance(rd_kafka_t* rk, rd_kafka_resp_err_t err,
+                                 rd_kafka_topic_partition_list_t* partitions, void* opaque) {
+  auto* self = static_cast<KafkaTransport*>(opaque);
+  if (err == RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS) {
+    self->Assign(partitions);
+    return;
+  }
+  self->Revoke(partitions);
+  rd_kafka_assign(rk, nullptr);
+}
+
+void KafkaTransport::Assign(rd_kafka_topic_partition_list_t* partitions) {
+  // What the outputs already hold for the assigned partitions' messages past their commits:
+  // read again, they publish only what is missing. Until that is known nothing is consumed.
+  Result<OutputCursor> from = ScanFrom(*partitions);
+  Status scanned = from.ok() ? ScanPublished(options_.brokers, options_.topic, *from,
+                                             kScanTimeoutMs, &published_)
+                             : from.status();
+  if (!scanned.ok()) {
+    rebalance_error_ = scanned.message();
+    rd_kafka_assign(consumer_, nullptr);
+    return;
+  }
+  ++generation_;
+  for (int i = 0; i < partitions->cnt; ++i) {
+    Partition fresh;
+    fresh.generation = generation_;
+    partitions_[partitions->elems[i].partition] = fresh;
+    partitions->elems[i].offset = RD_KAFKA_OFFSET_STORED;
+  }
+  // The scan also met the outputs of other consumers' partitions: not this one's to track.
+  std::set<int32_t> owned;
+  for (const auto& [p, partition] : partitions_) owned.insert(p);
+  published_.RetainInputs(owned);
+  if (rd_kafka_resp_err_t err = rd_kafka_assign(consumer_, partitions);
+      err != RD_KAFKA_RESP_ERR_NO_ERROR) {
+    rebalance_error_ = std::string("kafka assign: ") + rd_kafka_err2str(err);
+  }
+  spdlog::info("ingest kafka:{}: {} partitions assigned in group {}", options_.topic,
+               partitions->cnt, options_.group);
+}
+
+void KafkaTransport::Revoke(rd_kafka_topic_partition_list_t* partitions) {
+  // What was published lands before the partitions move (so the new owner's scan sees it) and
+  // what is done is committed with a cursor covering the rest.
+  if (producer_ != nullptr) {
+    rd_kafka_flush(producer_, kCloseTimeoutMs);
+    rd_kafka_poll(producer_, 0);
+  }
+  if (delivery_error_.empty()) (void)CommitOffsets(/*wait=*/true);
+  for (int i = 0; i < partitions->cnt; ++i) {
+    const int32_t p = partitions->elems[i].partition;
+    partitions_.erase(p);
+    published_.Committed(p, INT64_MAX);
+  }
+  spdlog::info("ingest kafka:{}: {} partitions revoked", options_.topic, partitions->cnt);
+}
+
+KafkaTransport::Partition* KafkaTransport::Owned(const InputMessage& message) {
+  auto it = partitions_.find(message.partition);
+  if (it == partitions_.end() || it->second.generation != message.generation) return nullptr;
+  return &it->second;
+}
+
+Result<OutputCursor> KafkaTransport::ScanFrom(const rd_kafka_topic_partition_list_t& assigned) {
   OutputCursor from;
   for (const std::string& topic : {options_.decisions_topic, options_.dead_letter}) {
     rd_kafka_topic_t* handle = rd_kafka_topic_new(consumer_, topic.c_str(), nullptr);
@@ -129,23 +191,23 @@ Result<OutputCursor> KafkaTransport::ScanFrom(int32_t input_partitions) {
     if (count == 0) return Unavailable("kafka topic " + topic + " has no partitions");
     for (int32_t p = 0; p < count; ++p) from[{topic, p}] = 0;
   }
-  rd_kafka_topic_partition_list_t* committed = rd_kafka_topic_partition_list_new(input_partitions);
-  for (int32_t p = 0; p < input_partitions; ++p) {
-    rd_kafka_topic_partition_list_add(committed, options_.topic.c_str(), p);
-  }
+  rd_kafka_topic_partition_list_t* committed = rd_kafka_topic_partition_list_copy(&assigned);
   rd_kafka_resp_err_t err = rd_kafka_committed(consumer_, committed, kMetadataTimeoutMs);
   if (err != RD_KAFKA_RESP_ERR_NO_ERROR) {
     rd_kafka_topic_partition_list_destroy(committed);
     return Unavailable(std::string("kafka committed offsets: ") + rd_kafka_err2str(err));
   }
-  // Every commit's cursor covers the outputs of every message uncommitted when it was made, so
-  // the lowest of them is safe; without any, everything is read.
+  // Every commit's cursor covers the outputs of every message its consumer had not committed
+  // when it was made, so the lowest of them is safe; a partition committed without one (or
+  // never) leaves everything to read.
   std::optional<OutputCursor> lowest;
   for (int i = 0; i < committed->cnt; ++i) {
     const rd_kafka_topic_partition_t& tp = committed->elems[i];
-    if (tp.offset < 0 || tp.metadata == nullptr) continue;
-    std::optional<OutputCursor> cursor = DecodeOutputCursor(
-        std::string_view(static_cast<const char*>(tp.metadata), tp.metadata_size));
+    std::optional<OutputCursor> cursor;
+    if (tp.offset >= 0 && tp.metadata != nullptr) {
+      cursor = DecodeOutputCursor(
+          std::string_view(static_cast<const char*>(tp.metadata), tp.metadata_size));
+    }
     if (!cursor) {
       lowest.reset();
       break;
@@ -171,6 +233,10 @@ Result<OutputCursor> KafkaTransport::ScanFrom(int32_t input_partitions) {
 
 Result<std::optional<InputMessage>> KafkaTransport::Next(int timeout_ms) {
   rd_kafka_message_t* message = rd_kafka_consumer_poll(consumer_, timeout_ms);
+  if (!rebalance_error_.empty()) {
+    if (message != nullptr) rd_kafka_message_destroy(message);
+    return Unavailable("kafka assignment: " + rebalance_error_);
+  }
   if (message == nullptr) return std::optional<InputMessage>();
   if (message->err != RD_KAFKA_RESP_ERR_NO_ERROR) {
     // Consumer errors are reported and retried by librdkafka itself (a broker down, a
@@ -204,7 +270,10 @@ Result<std::optional<InputMessage>> KafkaTransport::Next(int timeout_ms) {
   in.partition = message->partition;
   in.position = static_cast<uint64_t>(message->offset);
   rd_kafka_message_destroy(message);
-  Partition& partition = partitions_[in.partition];
+  auto owned = partitions_.find(in.partition);
+  if (owned == partitions_.end()) return std::optional<InputMessage>();  // fetched, then revoked
+  Partition& partition = owned->second;
+  in.generation = partition.generation;
   partition.outstanding.insert(static_cast<int64_t>(in.position));
   partition.next_offset = static_cast<int64_t>(in.position) + 1;
   return std::optional<InputMessage>(std::move(in));
@@ -252,7 +321,8 @@ Status KafkaTransport::Produce(const std::string& topic, const std::string& key,
 Status KafkaTransport::Publish(uint64_t id, const InputMessage& message,
                                const MessageOutcome& outcome) {
   size_t outputs = outcome.decisions.size() + (outcome.dead_letter_error.empty() ? 0 : 1);
-  if (outputs == 0) {
+  if (outputs == 0 || Owned(message) == nullptr) {
+    // Nothing to publish, or the partition moved: its new owner reads the message again.
     confirmed_.push_back(id);
     return Status::Ok();
   }
@@ -325,7 +395,9 @@ Status KafkaTransport::Poll(std::vector<uint64_t>* confirmed) {
 }
 
 Status KafkaTransport::Commit(const InputMessage& message) {
-  partitions_[message.partition].outstanding.erase(static_cast<int64_t>(message.position));
+  Partition* partition = Owned(message);
+  if (partition == nullptr) return Status::Ok();  // revoked: not this consumer's to commit
+  partition->outstanding.erase(static_cast<int64_t>(message.position));
   commit_due_ = true;
   return Status::Ok();
 }
@@ -406,6 +478,7 @@ void KafkaTransport::Close() {
   published_.Clear();
   confirmed_.clear();
   delivery_error_.clear();
+  rebalance_error_.clear();
   commit_due_ = false;
 }
 

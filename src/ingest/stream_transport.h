@@ -21,6 +21,9 @@ struct InputMessage {
   std::string content_type;  // "" when the message declares none
   int32_t partition = 0;
   uint64_t position = 0;
+  // Kafka: which assignment of the partition the message was read under (a message read
+  // before the partition was revoked is no longer this consumer's to publish or commit).
+  uint64_t generation = 0;
 };
 
 class StreamTransport {

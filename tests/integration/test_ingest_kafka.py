@@ -37,6 +37,7 @@ dead_letter = "payments-dlq"
 tenant = "dev"
 priority = "bulk"
 max_in_flight = 16
+session_timeout_ms = 6000
 """ % brokers
 
 
@@ -93,7 +94,8 @@ class KafkaIngestTest(unittest.TestCase):
                 server = VerdictProcess(config=config(kafka.brokers), data_dir=data)
                 try:
                     # Some decisions are out, then the engine dies without a word.
-                    decisions.read(kill_after, 60)
+                    # A restart waits for the killed engine's session in the group to lapse.
+                    decisions.read(kill_after, 90)
                     self.assertGreaterEqual(len(decisions.messages), kill_after,
                                             server.read_log()[-3000:])
                     server.proc.kill()
