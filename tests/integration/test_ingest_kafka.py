@@ -137,6 +137,65 @@ class KafkaIngestTest(unittest.TestCase):
             decisions.close()
             dead.close()
 
+    def test_engines_in_one_group_share_the_partitions(self):
+        """Two engines in one consumer group each take some of the input's partitions; one stops
+        mid-stream and the other takes its partitions over from their commits, without loss
+        and without publishing anything twice."""
+        count = 900
+        with KafkaMock({"payments": 4, "decisions": 1, "payments-dlq": 1}) as kafka:
+            producer = Producer({"bootstrap.servers": kafka.brokers, "linger.ms": 5})
+            ids = []
+
+            def produce():
+                for i in range(count):
+                    txn = stream_transaction(i)
+                    ids.append(txn["transaction_id"])
+                    producer.produce("payments", key=txn["transaction_id"].encode(),
+                                     value=json.dumps(txn).encode())
+                    if i % 50 == 49:
+                        producer.flush(10)
+                        time.sleep(0.2)
+                producer.flush(10)
+
+            decisions = OutputReader(kafka.brokers, "decisions")
+            first = VerdictProcess(config=config(kafka.brokers),
+                                   data_dir=os.path.join(kafka.tmp, "a"))
+            second = VerdictProcess(config=config(kafka.brokers),
+                                    data_dir=os.path.join(kafka.tmp, "b"))
+            producing = threading.Thread(target=produce)
+            try:
+                # Both have joined and the group has settled before the stream starts.
+                deadline = time.monotonic() + 60
+                while not all("partitions assigned" in server.read_log()
+                              for server in (first, second)):
+                    self.assertLess(time.monotonic(), deadline, second.read_log()[-3000:])
+                    time.sleep(0.2)
+                producing.start()
+                decisions.read(300, 90)
+                decided = {}
+                for name, server in (("first", first), ("second", second)):
+                    status, _, body = server.request("GET", "/metrics")
+                    self.assertEqual(status, 200)
+                    decided[name] = sum(
+                        float(line.rsplit(" ", 1)[1]) for line in body.decode().splitlines()
+                        if line.startswith("verdict_ingest_messages_total{")
+                        and 'result="decided"' in line)
+                self.assertGreater(decided["first"], 0, decided)
+                self.assertGreater(decided["second"], 0, decided)
+                # The first leaves mid-stream: its partitions move to the second.
+                self.assertLess(len(decisions.messages), count)
+                first.stop()
+                producing.join(60)
+                decisions.read(count, 90)
+                time.sleep(1)
+                decisions.read(count + 1, 1)
+                check_one_message_per_transaction(
+                    self, ids, [(m.key().decode(), m.value()) for m in decisions.messages])
+            finally:
+                first.stop()
+                second.stop()
+                decisions.close()
+
     def test_a_bad_stream_configuration_is_refused_at_start(self):
         bad = """
 [[ingest]]
