@@ -339,7 +339,9 @@ Status KafkaTransport::Publish(uint64_t id, const InputMessage& message,
   const bool dead_letter =
       !outcome.dead_letter_error.empty() &&
       !published_.Has(message.partition, offset, options_.dead_letter, "", /*any_key=*/true);
-  outputs = decisions.size() + (dead_letter ? 1 : 0);
+  const size_t skipped = outputs - decisions.size() - (dead_letter ? 1 : 0);
+  not_republished_ += skipped;
+  outputs -= skipped;
   if (outputs == 0) {
     confirmed_.push_back(id);
     return Status::Ok();

@@ -36,6 +36,7 @@ class KafkaTransport : public StreamTransport {
   Status Poll(std::vector<uint64_t>* confirmed) override;
   Status Commit(const InputMessage& message) override;
   std::optional<int64_t> Lag() override;
+  uint64_t OutputsNotRepublished() const override { return not_republished_; }
   void Close() override;
 
  private:
@@ -81,6 +82,7 @@ class KafkaTransport : public StreamTransport {
   std::string delivery_error_;       // a failed delivery: the connection is reset
   bool commit_due_ = false;
   uint64_t generation_ = 0;
+  uint64_t not_republished_ = 0;
   std::string rebalance_error_;  // an assignment that could not be prepared: reconnect
   int64_t last_commit_ns_ = 0;
 };

@@ -56,11 +56,8 @@ std::string Line(const std::vector<uint64_t>& keys) {
 
 }  // namespace
 
-uint64_t PublishedLog::DecisionKey(std::string_view transaction_id, std::string_view decision_id) {
-  uint64_t hash = Fnv(kFnvOffset, "d");
-  hash = Fnv(hash, transaction_id);
-  hash = Fnv(hash, std::string_view("\0", 1));
-  return Fnv(hash, decision_id);
+uint64_t PublishedLog::DecisionKey(std::string_view transaction_id) {
+  return Fnv(Fnv(kFnvOffset, "d"), transaction_id);
 }
 
 uint64_t PublishedLog::DeadLetterKey(std::string_view body) {

@@ -5,11 +5,12 @@
 // sits between the two: written and fsynced after the broker's publisher confirms and before
 // the input is acknowledged.
 //
-// One line per message, its output keys (64-bit FNV-1a hashes, hex, of "d" + transaction id +
-// decision id, or "x" + the dead-lettered body) separated by spaces; the last `keep` messages
-// are kept (RabbitMQ delivers again at most the prefetch count of unacknowledged messages, so
-// `keep` is a multiple of it), the file rewritten when it holds twice as many. A torn last line
-// (a crash while writing) is ignored at load: those outputs were confirmed and not yet recorded.
+// One line per message, its output keys (64-bit FNV-1a hashes, hex, of "d" + transaction id,
+// or "x" + the dead-lettered body; a transaction id is always answered with the one decision)
+// separated by spaces; the last `keep` messages are kept (RabbitMQ delivers again at most the
+// prefetch count of unacknowledged messages, so `keep` is a multiple of it), the file rewritten
+// when it holds twice as many. A torn last line (a crash while writing) is ignored at load: those
+// outputs were confirmed and not yet recorded.
 //
 // Used from one thread (the transport's); not thread-safe.
 #pragma once
@@ -35,7 +36,7 @@ class PublishedLog {
   PublishedLog(const PublishedLog&) = delete;
   PublishedLog& operator=(const PublishedLog&) = delete;
 
-  static uint64_t DecisionKey(std::string_view transaction_id, std::string_view decision_id);
+  static uint64_t DecisionKey(std::string_view transaction_id);
   static uint64_t DeadLetterKey(std::string_view body);
 
   bool Has(uint64_t key) const { return counts_.count(key) != 0; }

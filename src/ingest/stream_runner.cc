@@ -194,8 +194,13 @@ Status StreamRunner::CommitConfirmed() {
 
 void StreamRunner::UpdateGauges() {
   metrics_.in_flight->Set(static_cast<double>(pending_.size()));
+  if (transport_ == nullptr) return;
+  if (const uint64_t skipped = transport_->OutputsNotRepublished(); skipped > not_republished_) {
+    metrics_.not_republished->Increment(skipped - not_republished_);
+    not_republished_ = skipped;
+  }
   const int64_t now = NowNs();
-  if (now < next_lag_ns_ || transport_ == nullptr) return;
+  if (now < next_lag_ns_) return;
   next_lag_ns_ = now + kLagEveryNs;
   if (std::optional<int64_t> lag = transport_->Lag()) {
     metrics_.lag->Set(static_cast<double>(*lag));

@@ -46,6 +46,9 @@ class StreamTransport {
   virtual Status Commit(const InputMessage& message) = 0;
   // Messages in the input not yet committed, when the transport knows (metrics).
   virtual std::optional<int64_t> Lag() = 0;
+  // Outputs not published again because the broker already had them from an earlier reading of
+  // their message (metrics), since the transport was made.
+  virtual uint64_t OutputsNotRepublished() const { return 0; }
   // Commits what is done and closes the connection.
   virtual void Close() = 0;
 };
