@@ -179,6 +179,20 @@ Result<std::optional<InputMessage>> AmqpTransport::Next(int timeout_ms) {
   if ((props._flags & AMQP_BASIC_MESSAGE_ID_FLAG) != 0) {
     in.key.assign(static_cast<const char*>(props.message_id.bytes), props.message_id.len);
   }
+  if ((props._flags & AMQP_BASIC_HEADERS_FLAG) != 0) {
+    // The trace context as the usual AMQP propagators send it: string headers.
+    for (int i = 0; i < props.headers.num_entries; ++i) {
+      const amqp_table_entry_t& entry = props.headers.entries[i];
+      if (entry.value.kind != AMQP_FIELD_KIND_UTF8 && entry.value.kind != AMQP_FIELD_KIND_BYTES) {
+        continue;
+      }
+      const std::string_view key(static_cast<const char*>(entry.key.bytes), entry.key.len);
+      const std::string value(static_cast<const char*>(entry.value.value.bytes.bytes),
+                              entry.value.value.bytes.len);
+      if (key == "traceparent") in.traceparent = value;
+      if (key == "tracestate") in.tracestate = value;
+    }
+  }
   in.position = envelope.delivery_tag;
   amqp_destroy_envelope(&envelope);
   undone_tags_.insert(in.position);

@@ -259,13 +259,17 @@ Result<std::optional<InputMessage>> KafkaTransport::Next(int timeout_ms) {
   }
   rd_kafka_headers_t* headers = nullptr;
   if (rd_kafka_message_headers(message, &headers) == RD_KAFKA_RESP_ERR_NO_ERROR) {
-    const void* value = nullptr;
-    size_t size = 0;
-    if (rd_kafka_header_get_last(headers, "content-type", &value, &size) ==
-            RD_KAFKA_RESP_ERR_NO_ERROR &&
-        value != nullptr) {
-      in.content_type.assign(static_cast<const char*>(value), size);
-    }
+    auto header = [headers](const char* name, std::string* out) {
+      const void* value = nullptr;
+      size_t size = 0;
+      if (rd_kafka_header_get_last(headers, name, &value, &size) == RD_KAFKA_RESP_ERR_NO_ERROR &&
+          value != nullptr) {
+        out->assign(static_cast<const char*>(value), size);
+      }
+    };
+    header("content-type", &in.content_type);
+    header("traceparent", &in.traceparent);
+    header("tracestate", &in.tracestate);
   }
   in.partition = message->partition;
   in.position = static_cast<uint64_t>(message->offset);

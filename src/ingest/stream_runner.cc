@@ -141,7 +141,8 @@ void StreamRunner::SubmitWaiting() {
     std::shared_ptr<Inbox> inbox = inbox_;
     Status admitted = decider_.Submit(
         p.message.content_type, p.message.payload,
-        [inbox, id](MessageOutcome outcome) { inbox->Push(id, std::move(outcome)); });
+        [inbox, id](MessageOutcome outcome) { inbox->Push(id, std::move(outcome)); },
+        p.message.traceparent, p.message.tracestate);
     if (!admitted.ok() && StreamDecider::Transient(admitted)) {
       // The engine is saturated (or the tenant over its rate): wait, longer while it lasts.
       metrics_.backpressure->Increment();

@@ -19,6 +19,10 @@ struct InputMessage {
   std::string payload;
   std::string key;
   std::string content_type;  // "" when the message declares none
+  // The W3C trace context the message carries (Kafka headers, AMQP headers table), "" if none:
+  // its decisions join that trace as an HTTP request's would.
+  std::string traceparent;
+  std::string tracestate;
   int32_t partition = 0;
   uint64_t position = 0;
   // Kafka: which assignment of the partition the message was read under (a message read
