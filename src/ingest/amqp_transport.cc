@@ -4,6 +4,9 @@
 #include <spdlog/spdlog.h>
 #include <sys/time.h>
 
+#include <algorithm>
+#include <chrono>
+
 namespace verdict::ingest {
 namespace {
 
@@ -16,6 +19,9 @@ constexpr int kConnectTimeoutSeconds = 5;
 // window of unacknowledged messages), and never fewer than kMinRecorded.
 constexpr size_t kRecordedWindows = 4;
 constexpr size_t kMinRecorded = 256;
+// Confirmed messages wait for one fsync of the record together: until half the prefetch window
+// has been confirmed, or the oldest has waited this long.
+constexpr auto kRecordGroupWait = std::chrono::milliseconds(2);
 
 Status Unavailable(std::string message) {
   return Status(StatusCode::kUnavailable, std::move(message));
@@ -312,6 +318,12 @@ Status AmqpTransport::Poll(std::vector<uint64_t>* confirmed) {
     }
   }
   if (confirmed_.empty()) return Status::Ok();
+  const auto now = std::chrono::steady_clock::now();
+  if (unrecorded_since_ == std::chrono::steady_clock::time_point()) unrecorded_since_ = now;
+  if (confirmed_.size() < std::max<size_t>(1, options_.max_in_flight / 2) &&
+      now - unrecorded_since_ < kRecordGroupWait) {
+    return Status::Ok();
+  }
   // Recorded durably before the runner may have them acknowledged.
   for (uint64_t id : confirmed_) {
     auto it = keys_.find(id);
@@ -320,6 +332,7 @@ Status AmqpTransport::Poll(std::vector<uint64_t>* confirmed) {
     keys_.erase(it);
   }
   VERDICT_RETURN_IF_ERROR(record_->Sync());
+  unrecorded_since_ = {};
   confirmed->insert(confirmed->end(), confirmed_.begin(), confirmed_.end());
   confirmed_.clear();
   return Status::Ok();
@@ -360,6 +373,7 @@ void AmqpTransport::Close() {
   unconfirmed_.clear();
   confirmed_.clear();
   keys_.clear();
+  unrecorded_since_ = {};
   undone_tags_.clear();
   last_tag_ = 0;
   acked_tag_ = 0;

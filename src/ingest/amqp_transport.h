@@ -13,6 +13,7 @@
 
 #include <amqp.h>
 
+#include <chrono>
 #include <map>
 #include <memory>
 #include <set>
@@ -65,6 +66,8 @@ class AmqpTransport : public StreamTransport {
   uint64_t last_tag_ = 0;                           // the last delivered
   uint64_t acked_tag_ = 0;                          // acknowledged up to
   uint64_t not_republished_ = 0;
+  // When the oldest confirmed message not yet recorded was confirmed; default: none waits.
+  std::chrono::steady_clock::time_point unrecorded_since_;
 };
 
 }  // namespace verdict::ingest
