@@ -15,9 +15,12 @@ constexpr amqp_channel_t kChannel = 1;
 // behind confirmations on the first).
 constexpr amqp_channel_t kQueryChannel = 2;
 constexpr int kConnectTimeoutSeconds = 5;
-// The record keeps this many prefetch windows of messages (RabbitMQ delivers again at most one
-// window of unacknowledged messages), and never fewer than kMinRecorded.
+// The record keeps this many engine windows of messages (RabbitMQ delivers again at most the
+// prefetch count of unacknowledged messages, kPrefetchWindows of them), never fewer than
+// kMinRecorded.
 constexpr size_t kRecordedWindows = 4;
+// The prefetch count, in engine windows (max_in_flight).
+constexpr size_t kPrefetchWindows = 2;
 constexpr size_t kMinRecorded = 256;
 // Confirmed messages wait for one fsync of the record together: until half the prefetch window
 // has been confirmed, or the oldest has waited this long.
@@ -138,8 +141,12 @@ Status AmqpTransport::Connect() {
   VERDICT_RETURN_IF_ERROR(Check(publisher_, "confirm.select"));
   amqp_channel_open(publisher_, kQueryChannel);
   VERDICT_RETURN_IF_ERROR(Check(publisher_, "channel.open"));
-  amqp_basic_qos(consumer_, kChannel, 0,
-                 static_cast<uint16_t>(std::min<size_t>(options_.max_in_flight, 65535)), 0);
+  // Acknowledgements cover only the prefix of deliveries done, so a slow message holds back
+  // those after it: the broker may have twice the engine's window unacknowledged, so that it
+  // keeps delivering meanwhile (the runner still has at most max_in_flight in the engine).
+  amqp_basic_qos(
+      consumer_, kChannel, 0,
+      static_cast<uint16_t>(std::min<size_t>(kPrefetchWindows * options_.max_in_flight, 65535)), 0);
   VERDICT_RETURN_IF_ERROR(Check(consumer_, "basic.qos"));
   amqp_basic_consume(consumer_, kChannel, Bytes(options_.queue), amqp_empty_bytes, 0, 0, 0,
                      amqp_empty_table);

@@ -1,5 +1,5 @@
 // AmqpTransport: a StreamTransport over AMQP 0-9-1 (RabbitMQ) with rabbitmq-c. Two connections:
-// one consumes the input queue with manual acknowledgements (basic.qos prefetch =
+// one consumes the input queue with manual acknowledgements (basic.qos prefetch = twice
 // max_in_flight), the other publishes in confirm mode, decisions to the decisions exchange
 // (routing key: the transaction id) and bad messages to the dead-letter queue, all persistent.
 // A message is acknowledged only after the broker has confirmed what was published for it and
