@@ -238,7 +238,7 @@ int Serve(const ServeFlags& flags) {
   std::unique_ptr<HttpServer> realtime_server;
   if (!MakeRealtimeServer(options, router, metrics, &realtime_server)) return 2;
   Result<std::unique_ptr<ingest::IngestService>> ingest =
-      ingest::IngestService::Start(*streams, *(*stack)->engine, metrics);
+      ingest::IngestService::Start(*streams, *(*stack)->engine, metrics, options.data_dir);
   if (!ingest.ok()) {
     spdlog::error("{}", ingest.status().message());
     return 2;

@@ -4,6 +4,9 @@
 #include <spdlog/spdlog.h>
 #include <sys/time.h>
 
+#include <algorithm>
+#include <chrono>
+
 namespace verdict::ingest {
 namespace {
 
@@ -12,6 +15,16 @@ constexpr amqp_channel_t kChannel = 1;
 // behind confirmations on the first).
 constexpr amqp_channel_t kQueryChannel = 2;
 constexpr int kConnectTimeoutSeconds = 5;
+// The record keeps this many engine windows of messages (RabbitMQ delivers again at most the
+// prefetch count of unacknowledged messages, kPrefetchWindows of them), never fewer than
+// kMinRecorded.
+constexpr size_t kRecordedWindows = 4;
+// The prefetch count, in engine windows (max_in_flight).
+constexpr size_t kPrefetchWindows = 2;
+constexpr size_t kMinRecorded = 256;
+// Confirmed messages wait for one fsync of the record together: until half the prefetch window
+// has been confirmed, or the oldest has waited this long.
+constexpr auto kRecordGroupWait = std::chrono::milliseconds(2);
 
 Status Unavailable(std::string message) {
   return Status(StatusCode::kUnavailable, std::move(message));
@@ -93,12 +106,19 @@ Result<amqp_connection_state_t> Open(const std::string& url) {
 
 }  // namespace
 
-AmqpTransport::AmqpTransport(const IngestOptions& options) : options_(options) {}
+AmqpTransport::AmqpTransport(const IngestOptions& options, std::string record_path)
+    : options_(options), record_path_(std::move(record_path)) {}
 
 AmqpTransport::~AmqpTransport() { Close(); }
 
 Status AmqpTransport::Connect() {
   Close();
+  if (record_ == nullptr) {
+    Result<std::unique_ptr<PublishedLog>> record = PublishedLog::Open(
+        record_path_, std::max(kMinRecorded, kRecordedWindows * options_.max_in_flight));
+    if (!record.ok()) return record.status();
+    record_ = std::move(*record);
+  }
   Result<amqp_connection_state_t> consumer = Open(options_.url);
   if (!consumer.ok()) return consumer.status();
   consumer_ = *consumer;
@@ -121,8 +141,12 @@ Status AmqpTransport::Connect() {
   VERDICT_RETURN_IF_ERROR(Check(publisher_, "confirm.select"));
   amqp_channel_open(publisher_, kQueryChannel);
   VERDICT_RETURN_IF_ERROR(Check(publisher_, "channel.open"));
-  amqp_basic_qos(consumer_, kChannel, 0,
-                 static_cast<uint16_t>(std::min<size_t>(options_.max_in_flight, 65535)), 0);
+  // Acknowledgements cover only the prefix of deliveries done, so a slow message holds back
+  // those after it: the broker may have twice the engine's window unacknowledged, so that it
+  // keeps delivering meanwhile (the runner still has at most max_in_flight in the engine).
+  amqp_basic_qos(
+      consumer_, kChannel, 0,
+      static_cast<uint16_t>(std::min<size_t>(kPrefetchWindows * options_.max_in_flight, 65535)), 0);
   VERDICT_RETURN_IF_ERROR(Check(consumer_, "basic.qos"));
   amqp_basic_consume(consumer_, kChannel, Bytes(options_.queue), amqp_empty_bytes, 0, 0, 0,
                      amqp_empty_table);
@@ -168,18 +192,38 @@ Result<std::optional<InputMessage>> AmqpTransport::Next(int timeout_ms) {
   if ((props._flags & AMQP_BASIC_MESSAGE_ID_FLAG) != 0) {
     in.key.assign(static_cast<const char*>(props.message_id.bytes), props.message_id.len);
   }
+  if ((props._flags & AMQP_BASIC_HEADERS_FLAG) != 0) {
+    // The trace context as the usual AMQP propagators send it: string headers.
+    for (int i = 0; i < props.headers.num_entries; ++i) {
+      const amqp_table_entry_t& entry = props.headers.entries[i];
+      if (entry.value.kind != AMQP_FIELD_KIND_UTF8 && entry.value.kind != AMQP_FIELD_KIND_BYTES) {
+        continue;
+      }
+      const std::string_view key(static_cast<const char*>(entry.key.bytes), entry.key.len);
+      const std::string value(static_cast<const char*>(entry.value.value.bytes.bytes),
+                              entry.value.value.bytes.len);
+      if (key == "traceparent") in.traceparent = value;
+      if (key == "tracestate") in.tracestate = value;
+    }
+  }
   in.position = envelope.delivery_tag;
   amqp_destroy_envelope(&envelope);
-  ++in_flight_;
+  undone_tags_.insert(in.position);
+  last_tag_ = std::max(last_tag_, in.position);
   return std::optional<InputMessage>(std::move(in));
 }
 
 Status AmqpTransport::PublishOne(const std::string& exchange, const std::string& routing_key,
                                  const std::string& body, const std::string& content_type,
-                                 const std::string& error_header, uint64_t id) {
+                                 const std::string& message_id, const std::string& error_header,
+                                 uint64_t id) {
   amqp_basic_properties_t props{};
   props._flags = AMQP_BASIC_DELIVERY_MODE_FLAG;
   props.delivery_mode = 2;  // persistent
+  if (!message_id.empty()) {
+    props._flags |= AMQP_BASIC_MESSAGE_ID_FLAG;
+    props.message_id = Bytes(message_id);
+  }
   if (!content_type.empty()) {
     props._flags |= AMQP_BASIC_CONTENT_TYPE_FLAG;
     props.content_type = Bytes(content_type);
@@ -204,20 +248,37 @@ Status AmqpTransport::PublishOne(const std::string& exchange, const std::string&
 
 Status AmqpTransport::Publish(uint64_t id, const InputMessage& message,
                               const MessageOutcome& outcome) {
-  const size_t outputs = outcome.decisions.size() + (outcome.dead_letter_error.empty() ? 0 : 1);
+  // Every output's key is recorded again once confirmed (an output in the record stays there
+  // while its message may be delivered again); those already in it are not published again.
+  std::vector<uint64_t>& keys = keys_[id];
+  size_t outputs = 0;
+  std::vector<const std::pair<std::string, std::string>*> decisions;
+  for (const auto& decision : outcome.decisions) {
+    keys.push_back(PublishedLog::DecisionKey(decision.first));
+    if (record_->Has(keys.back())) continue;
+    decisions.push_back(&decision);
+  }
+  bool dead_letter = false;
+  if (!outcome.dead_letter_error.empty()) {
+    keys.push_back(PublishedLog::DeadLetterKey(message.payload));
+    dead_letter = !record_->Has(keys.back());
+  }
+  outputs = decisions.size() + (dead_letter ? 1 : 0);
+  not_republished_ += keys.size() - outputs;
   if (outputs == 0) {
     confirmed_.push_back(id);
     return Status::Ok();
   }
   unconfirmed_[id] = outputs;
-  for (const auto& [transaction_id, json] : outcome.decisions) {
-    VERDICT_RETURN_IF_ERROR(
-        PublishOne(options_.decisions_exchange, transaction_id, json, "application/json", "", id));
+  for (const auto* decision : decisions) {
+    VERDICT_RETURN_IF_ERROR(PublishOne(options_.decisions_exchange, decision->first,
+                                       decision->second, "application/json", decision->first, "",
+                                       id));
   }
-  if (!outcome.dead_letter_error.empty()) {
+  if (dead_letter) {
     // Through the default exchange, straight to the dead-letter queue, as received.
     VERDICT_RETURN_IF_ERROR(PublishOne("", options_.dead_letter, message.payload,
-                                       message.content_type, outcome.dead_letter_error, id));
+                                       message.content_type, "", outcome.dead_letter_error, id));
   }
   return Status::Ok();
 }
@@ -237,6 +298,7 @@ void AmqpTransport::Confirm(uint64_t sequence, bool multiple) {
 }
 
 Status AmqpTransport::Poll(std::vector<uint64_t>* confirmed) {
+  VERDICT_RETURN_IF_ERROR(AckDone());
   for (;;) {
     amqp_frame_t frame;
     timeval no_wait{0, 0};
@@ -262,17 +324,40 @@ Status AmqpTransport::Poll(std::vector<uint64_t>* confirmed) {
         break;
     }
   }
+  if (confirmed_.empty()) return Status::Ok();
+  const auto now = std::chrono::steady_clock::now();
+  if (unrecorded_since_ == std::chrono::steady_clock::time_point()) unrecorded_since_ = now;
+  if (confirmed_.size() < std::max<size_t>(1, options_.max_in_flight / 2) &&
+      now - unrecorded_since_ < kRecordGroupWait) {
+    return Status::Ok();
+  }
+  // Recorded durably before the runner may have them acknowledged.
+  for (uint64_t id : confirmed_) {
+    auto it = keys_.find(id);
+    if (it == keys_.end()) continue;
+    record_->Add(it->second);
+    keys_.erase(it);
+  }
+  VERDICT_RETURN_IF_ERROR(record_->Sync());
+  unrecorded_since_ = {};
   confirmed->insert(confirmed->end(), confirmed_.begin(), confirmed_.end());
   confirmed_.clear();
   return Status::Ok();
 }
 
 Status AmqpTransport::Commit(const InputMessage& message) {
-  const int status = amqp_basic_ack(consumer_, kChannel, message.position, 0);
+  undone_tags_.erase(message.position);
+  return Status::Ok();
+}
+
+Status AmqpTransport::AckDone() {
+  const uint64_t done = undone_tags_.empty() ? last_tag_ : *undone_tags_.begin() - 1;
+  if (done <= acked_tag_ || consumer_ == nullptr) return Status::Ok();
+  const int status = amqp_basic_ack(consumer_, kChannel, done, /*multiple=*/1);
   if (status != AMQP_STATUS_OK) {
     return Unavailable(std::string("amqp basic.ack: ") + amqp_error_string2(status));
   }
-  if (in_flight_ > 0) --in_flight_;
+  acked_tag_ = done;
   return Status::Ok();
 }
 
@@ -283,17 +368,22 @@ std::optional<int64_t> AmqpTransport::Lag() {
   amqp_queue_declare_ok_t* ok = amqp_queue_declare(publisher_, kQueryChannel, Bytes(options_.queue),
                                                    1, 0, 0, 0, amqp_empty_table);
   if (ok == nullptr) return std::nullopt;
-  return static_cast<int64_t>(ok->message_count) + static_cast<int64_t>(in_flight_);
+  return static_cast<int64_t>(ok->message_count) + static_cast<int64_t>(last_tag_ - acked_tag_);
 }
 
 void AmqpTransport::Close() {
+  (void)AckDone();  // what is done (recorded, confirmed) need not be delivered again
   CloseConnection(consumer_);
   CloseConnection(publisher_);
   next_sequence_ = 1;
   sequence_to_id_.clear();
   unconfirmed_.clear();
   confirmed_.clear();
-  in_flight_ = 0;
+  keys_.clear();
+  unrecorded_since_ = {};
+  undone_tags_.clear();
+  last_tag_ = 0;
+  acked_tag_ = 0;
 }
 
 }  // namespace verdict::ingest

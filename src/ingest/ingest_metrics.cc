@@ -18,6 +18,9 @@ IngestMetrics::IngestMetrics(MetricsRegistry& registry, const std::string& strea
                           with_result("dead_letter"));
   decisions = registry.GetCounter("verdict_ingest_decisions_published_total",
                                   "Decisions published to the output", labels);
+  not_republished =
+      registry.GetCounter("verdict_ingest_outputs_not_republished_total",
+                          "Outputs of a message read again that the broker already had", labels);
   backpressure = registry.GetCounter("verdict_ingest_backpressure_waits_total",
                                      "Admissions the engine refused; the stream waited", labels);
   retries = registry.GetCounter("verdict_ingest_retries_total",

@@ -16,6 +16,7 @@ struct IngestMetrics {
   Counter* decided;           // messages whose decisions were all published and committed
   Counter* dead_lettered;     // messages sent to the dead letter (committed)
   Counter* decisions;         // decisions published
+  Counter* not_republished;   // outputs of a message read again that the broker already had
   Counter* backpressure;      // admissions the engine refused (the stream waited)
   Counter* retries;           // messages re-submitted after a transient engine failure
   Counter* transport_errors;  // broker errors (reconnects, failed deliveries)

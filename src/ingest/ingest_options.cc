@@ -105,6 +105,7 @@ Result<IngestOptions> ReadStream(const toml::table& table, size_t index) {
   VERDICT_RETURN_IF_ERROR(t.String("tenant", &o.tenant));
   VERDICT_RETURN_IF_ERROR(t.String("group", &o.group));
   VERDICT_RETURN_IF_ERROR(t.Integer("max_in_flight", &o.max_in_flight, 1, 10'000));
+  VERDICT_RETURN_IF_ERROR(t.Integer("session_timeout_ms", &o.session_timeout_ms, 1'000, 3'600'000));
   std::string priority = "standard";
   VERDICT_RETURN_IF_ERROR(t.String("priority", &priority));
   if (priority == "realtime") {
@@ -133,7 +134,7 @@ Result<IngestOptions> ReadStream(const toml::table& table, size_t index) {
     VERDICT_RETURN_IF_ERROR(t.Require("url", o.url, kind));
     VERDICT_RETURN_IF_ERROR(t.Require("queue", o.queue, kind));
     VERDICT_RETURN_IF_ERROR(t.Require("decisions_exchange", o.decisions_exchange, kind));
-    for (const char* key : {"brokers", "topic", "decisions_topic", "group"}) {
+    for (const char* key : {"brokers", "topic", "decisions_topic", "group", "session_timeout_ms"}) {
       VERDICT_RETURN_IF_ERROR(t.Forbid(key, kind));
     }
     if (o.url.rfind("amqp://", 0) != 0) {

@@ -36,6 +36,10 @@ struct IngestOptions {
   Priority priority = Priority::kStandard;
   // Kafka consumer group whose committed offsets say where to resume.
   std::string group = "verdict";
+  // Kafka: how long the group waits for a consumer that stopped answering (an engine killed)
+  // before its partitions move to the others, or to the same engine restarted. The broker bounds
+  // it (group.min.session.timeout.ms, 6 s by default).
+  size_t session_timeout_ms = 10'000;
   // Messages being decided at once (AMQP: the prefetch count); the engine's backpressure
   // slows consumption further when its queues are full. 32: a bulk stream at full speed then
   // left realtime HTTP within its deadline, where 256 did not (docs/PERFORMANCE.md, Streams).

@@ -20,6 +20,7 @@ decisions_topic = "decisions"
 dead_letter = "payments-dlq"
 tenant = "acme"
 priority = "bulk"
+session_timeout_ms = 6000
 
 [[ingest]]
 kind = "amqp"
@@ -42,6 +43,7 @@ TEST(IngestOptionsTest, ReadsEveryStreamWithItsKeysAndDefaults) {
   EXPECT_EQ(kafka.tenant, "acme");
   EXPECT_EQ(kafka.priority, Priority::kBulk);
   EXPECT_EQ(kafka.Name(), "kafka:payments");
+  EXPECT_EQ(kafka.session_timeout_ms, 6000u);
   const IngestOptions& amqp = (*streams)[1];
   EXPECT_EQ(amqp.kind, StreamKind::kAmqp);
   EXPECT_EQ(amqp.url, "amqp://guest:guest@127.0.0.1:5672/");
@@ -99,6 +101,12 @@ TEST(IngestOptionsTest, MistakesAreErrorsNamingTheKey) {
        "dead_letter = \"x\"\ntenant = \"a/b\"\n",
        "ingest[0].tenant"},
       {"[[ingest]]\nkind = \"kafka\"\nbrokers = 5\n", "ingest[0].brokers"},
+      {"[[ingest]]\nkind = \"kafka\"\nbrokers = \"b:1\"\ntopic = \"t\"\ndecisions_topic = \"d\"\n"
+       "dead_letter = \"x\"\nsession_timeout_ms = 10\n",
+       "ingest[0].session_timeout_ms"},
+      {"[[ingest]]\nkind = \"amqp\"\nurl = \"amqp://h/\"\nqueue = \"q\"\n"
+       "decisions_exchange = \"e\"\ndead_letter = \"x\"\nsession_timeout_ms = 6000\n",
+       "ingest[0].session_timeout_ms"},
       {"[ingest]\nkind = \"kafka\"\n", "ingest"},
   };
   for (const BadCase& c : cases) {

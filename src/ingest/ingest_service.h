@@ -17,8 +17,10 @@ class IngestService {
  public:
   // Starts one consumer per stream; a broker that cannot be reached yet is retried in the
   // background, so this fails only for a stream that cannot be made at all.
+  // `data_dir`: where a stream keeps its own state (AMQP: the record of published_log.h).
   static Result<std::unique_ptr<IngestService>> Start(const std::vector<IngestOptions>& streams,
-                                                      Engine& engine, MetricsRegistry& metrics);
+                                                      Engine& engine, MetricsRegistry& metrics,
+                                                      const std::string& data_dir);
   ~IngestService();
   // Stops every consumer (each finishes what it has in flight, bounded). Idempotent.
   void Stop();

@@ -5,6 +5,7 @@
 #include "api/decision_json.h"
 #include "common/json_writer.h"
 #include "ingest/message_decoding.h"
+#include "tracing/trace_context.h"
 
 namespace verdict::ingest {
 namespace {
@@ -52,7 +53,8 @@ bool StreamDecider::Transient(const Status& status) {
   }
 }
 
-Status StreamDecider::Submit(std::string_view content_type, std::string_view payload, Done done) {
+Status StreamDecider::Submit(std::string_view content_type, std::string_view payload, Done done,
+                             std::string_view traceparent, std::string_view tracestate) {
   const int64_t received_ns = engine_.clock().MonotonicNanos();
   Result<std::vector<Result<Transaction>>> items = DecodeStreamMessage(
       decoder_, content_type, payload, engine_.clock().NowMicros(), kMaxItemsPerMessage);
@@ -66,7 +68,9 @@ Status StreamDecider::Submit(std::string_view content_type, std::string_view pay
   for (Result<Transaction>& item : *items) {
     if (item.ok()) item->priority = priority_;
   }
-  return engine_.SubmitBatch(std::move(items).value(), caller_, received_ns,
+  Caller caller = caller_;
+  caller.trace = tracing::ParseTraceParent(traceparent, tracestate);
+  return engine_.SubmitBatch(std::move(items).value(), caller, received_ns,
                              [done = std::move(done)](std::vector<Result<Decision>> results) {
                                MessageOutcome outcome;
                                std::vector<std::pair<int, Status>> errors;

@@ -42,7 +42,9 @@ class StreamDecider {
   // exactly once (at once for a message that cannot be decoded). kResourceExhausted or
   // kUnavailable: the engine refused admission (saturated or stopping), nothing was submitted
   // and `done` never runs: submit again later.
-  Status Submit(std::string_view content_type, std::string_view payload, Done done);
+  // `traceparent` and `tracestate`: the message's, as the HTTP headers (invalid or "" : none).
+  Status Submit(std::string_view content_type, std::string_view payload, Done done,
+                std::string_view traceparent = {}, std::string_view tracestate = {});
 
   // True for an engine error worth waiting out rather than dead-lettering.
   static bool Transient(const Status& status);

@@ -141,7 +141,8 @@ void StreamRunner::SubmitWaiting() {
     std::shared_ptr<Inbox> inbox = inbox_;
     Status admitted = decider_.Submit(
         p.message.content_type, p.message.payload,
-        [inbox, id](MessageOutcome outcome) { inbox->Push(id, std::move(outcome)); });
+        [inbox, id](MessageOutcome outcome) { inbox->Push(id, std::move(outcome)); },
+        p.message.traceparent, p.message.tracestate);
     if (!admitted.ok() && StreamDecider::Transient(admitted)) {
       // The engine is saturated (or the tenant over its rate): wait, longer while it lasts.
       metrics_.backpressure->Increment();
@@ -194,8 +195,13 @@ Status StreamRunner::CommitConfirmed() {
 
 void StreamRunner::UpdateGauges() {
   metrics_.in_flight->Set(static_cast<double>(pending_.size()));
+  if (transport_ == nullptr) return;
+  if (const uint64_t skipped = transport_->OutputsNotRepublished(); skipped > not_republished_) {
+    metrics_.not_republished->Increment(skipped - not_republished_);
+    not_republished_ = skipped;
+  }
   const int64_t now = NowNs();
-  if (now < next_lag_ns_ || transport_ == nullptr) return;
+  if (now < next_lag_ns_) return;
   next_lag_ns_ = now + kLagEveryNs;
   if (std::optional<int64_t> lag = transport_->Lag()) {
     metrics_.lag->Set(static_cast<double>(*lag));

@@ -93,6 +93,7 @@ class StreamRunner {
   uint64_t next_id_ = 1;
   int64_t backoff_ns_ = 0;
   int64_t next_lag_ns_ = 0;
+  uint64_t not_republished_ = 0;  // the transport's count, as last added to the metric
 };
 
 }  // namespace verdict::ingest

@@ -19,8 +19,15 @@ struct InputMessage {
   std::string payload;
   std::string key;
   std::string content_type;  // "" when the message declares none
+  // The W3C trace context the message carries (Kafka headers, AMQP headers table), "" if none:
+  // its decisions join that trace as an HTTP request's would.
+  std::string traceparent;
+  std::string tracestate;
   int32_t partition = 0;
   uint64_t position = 0;
+  // Kafka: which assignment of the partition the message was read under (a message read
+  // before the partition was revoked is no longer this consumer's to publish or commit).
+  uint64_t generation = 0;
 };
 
 class StreamTransport {
@@ -43,6 +50,9 @@ class StreamTransport {
   virtual Status Commit(const InputMessage& message) = 0;
   // Messages in the input not yet committed, when the transport knows (metrics).
   virtual std::optional<int64_t> Lag() = 0;
+  // Outputs not published again because the broker already had them from an earlier reading of
+  // their message (metrics), since the transport was made.
+  virtual uint64_t OutputsNotRepublished() const { return 0; }
   // Commits what is done and closes the connection.
   virtual void Close() = 0;
 };

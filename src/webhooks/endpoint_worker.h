@@ -6,9 +6,9 @@
 // 2xx. The cursor is kept in the journal's registry (webhooks/cursor/<endpoint id>), written
 // at most every Tuning::save_every while delivering and whenever the worker stops or catches up,
 // without a sync of its own: a crash can only move it back, and what lies after it is sent
-// again (at least once). A new endpoint starts at the journal's head. Nothing here is on the decision
-// path: the worker only reads the journal. Thread-safe (status() from any thread); owns its
-// thread and sender; the journal must outlive it.
+// again (at least once). A new endpoint starts at the journal's head. Nothing here is on the
+// decision path: the worker only reads the journal. Thread-safe (status() from any thread); owns
+// its thread and sender; the journal must outlive it.
 #pragma once
 
 #include <chrono>

@@ -8,12 +8,14 @@
 #include <utility>
 
 #include "cluster/http_client.h"
+#include "webhooks/https_webhook_sender.h"
 
 namespace verdict::webhooks {
 namespace {
 
 constexpr std::string_view kKeys[] = {"url",    "events",     "secret",           "secret_file",
-                                      "tenant", "timeout_ms", "retry_initial_ms", "retry_max_ms"};
+                                      "tenant", "timeout_ms", "retry_initial_ms", "retry_max_ms",
+                                      "ca_file"};
 
 Status StringKey(const toml::table& table, const std::string& prefix, std::string_view key,
                  std::string* out) {
@@ -108,13 +110,25 @@ Result<EndpointOptions> ReadEndpoint(const toml::table& table, const std::string
   const std::string url_key = prefix + "url";
   VERDICT_RETURN_IF_ERROR(StringKey(table, prefix, "url", &endpoint.url));
   if (endpoint.url.empty()) return InvalidArgument(url_key + " is required", url_key);
-  if (endpoint.url.rfind("https://", 0) == 0) {
-    return InvalidArgument(
-        url_key + ": https is not supported yet; use http:// to a local TLS proxy", url_key);
-  }
-  if (Result<cluster::HttpEndpoint> parsed = cluster::ParseHttpEndpoint(endpoint.url);
-      !parsed.ok()) {
+  const bool https = endpoint.url.rfind("https://", 0) == 0;
+  if (https) {
+    if (Result<HttpsUrl> parsed = ParseHttpsUrl(endpoint.url); !parsed.ok()) {
+      return InvalidArgument(url_key + ": " + parsed.status().message(), url_key);
+    }
+  } else if (Result<cluster::HttpEndpoint> parsed = cluster::ParseHttpEndpoint(endpoint.url);
+             !parsed.ok()) {
     return InvalidArgument(url_key + ": " + parsed.status().message(), url_key);
+  }
+  const std::string ca_key = prefix + "ca_file";
+  VERDICT_RETURN_IF_ERROR(StringKey(table, prefix, "ca_file", &endpoint.ca_file));
+  if (table.contains("ca_file")) {
+    if (!https) return InvalidArgument(ca_key + " is for https:// URLs only", ca_key);
+    std::filesystem::path file(endpoint.ca_file);
+    if (file.is_relative() && !config_dir.empty()) file = std::filesystem::path(config_dir) / file;
+    endpoint.ca_file = file.string();
+    if (std::ifstream in(file); endpoint.ca_file.empty() || !in) {
+      return InvalidArgument(ca_key + ": cannot read '" + endpoint.ca_file + "'", ca_key);
+    }
   }
   VERDICT_RETURN_IF_ERROR(ReadEvents(table, prefix, &endpoint.events));
   VERDICT_RETURN_IF_ERROR(ReadSecret(table, prefix, config_dir, &endpoint.secret));

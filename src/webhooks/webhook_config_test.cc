@@ -65,9 +65,18 @@ TEST(WebhookConfigTest, ErrorsNameTheKey) {
             "webhooks[0].secret");
   EXPECT_EQ(ErrorField(std::string(kHead) + "events = [\"drift.alert\"]\nsecret = \"s\"\nx = 1\n"),
             "webhooks[0].x");
-  EXPECT_EQ(ErrorField("[[webhooks]]\nurl = \"https://example.com/\"\nevents = "
+  EXPECT_EQ(ErrorField("[[webhooks]]\nurl = \"https:///hooks\"\nevents = "
                        "[\"drift.alert\"]\nsecret = \"s\"\n"),
             "webhooks[0].url");
+  EXPECT_EQ(ErrorField("[[webhooks]]\nurl = \"https://example.com:x/\"\nevents = "
+                       "[\"drift.alert\"]\nsecret = \"s\"\n"),
+            "webhooks[0].url");
+  EXPECT_EQ(ErrorField(std::string(kHead) +
+                       "events = [\"drift.alert\"]\nsecret = \"s\"\nca_file = \"/etc/hostname\"\n"),
+            "webhooks[0].ca_file");
+  EXPECT_EQ(ErrorField("[[webhooks]]\nurl = \"https://example.com/\"\nevents = "
+                       "[\"drift.alert\"]\nsecret = \"s\"\nca_file = \"/nonexistent/ca.pem\"\n"),
+            "webhooks[0].ca_file");
   EXPECT_EQ(ErrorField(std::string(kHead) +
                        "events = [\"drift.alert\"]\nsecret = \"s\"\nretry_initial_ms = 10\n"
                        "retry_max_ms = 5\n"),

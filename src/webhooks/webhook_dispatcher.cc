@@ -4,6 +4,8 @@
 
 #include <utility>
 
+#include "webhooks/https_webhook_sender.h"
+
 namespace verdict::webhooks {
 
 Result<std::unique_ptr<WebhookDispatcher>> WebhookDispatcher::Create(DispatcherOptions options,
@@ -20,11 +22,14 @@ Result<std::unique_ptr<WebhookDispatcher>> WebhookDispatcher::Create(DispatcherO
     EndpointOptions& endpoint = options.endpoints[i];
     const std::string where = "webhooks[" + std::to_string(i) + "]";
     Result<std::unique_ptr<WebhookSender>> sender =
-        options.make_sender
-            ? options.make_sender(endpoint)
+        options.make_sender ? options.make_sender(endpoint)
+        : endpoint.url.rfind("https://", 0) == 0
+            ? MakeHttpsWebhookSender(endpoint.url, endpoint.ca_file)
             : MakeHttpWebhookSender(endpoint.url, std::chrono::milliseconds(endpoint.timeout_ms));
     if (!sender.ok()) {
-      return Status(sender.status().code(), where + ": " + sender.status().message(), where);
+      const std::string field =
+          sender.status().field().empty() ? where : where + "." + sender.status().field();
+      return Status(sender.status().code(), where + ": " + sender.status().message(), field);
     }
     Result<std::unique_ptr<EndpointWorker>> worker = EndpointWorker::Start(
         std::move(endpoint), journal, std::move(sender).value(), clock, metrics, options.tuning);

@@ -20,7 +20,9 @@ inline constexpr std::string_view kEventNames[] = {kDecisionFlagged, kCaseOpened
                                                    kDriftAlert, kModelRolledBack};
 
 struct EndpointOptions {
-  std::string url;                  // http://host:port/path
+  std::string url;  // http://host:port/path or https://host[:port]/path
+  // https: PEM certificates the server's must chain to; "": the system's trusted store.
+  std::string ca_file;
   std::vector<std::string> events;  // names from kEventNames, at least one
   std::string secret;               // from `secret` or the file `secret_file`; never logged
   std::string tenant;               // empty: the events of every tenant

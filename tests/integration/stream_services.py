@@ -164,3 +164,21 @@ def check_exactly_one_decision(test, expected_ids, decisions):
     twice = {t: ids for t, ids in by_id.items() if len(ids) != 1}
     test.assertEqual(twice, {}, "transactions decided more than once")
     return by_id
+
+
+def check_one_message_per_transaction(test, expected_ids, decisions):
+    """`decisions`: (key, body bytes) as published. Each expected transaction id has exactly one
+    published decision message (not a second copy of the same decision), and nothing else was
+    published. Returns {transaction id: decision id}."""
+    by_id = {}
+    for key, body in decisions:
+        decision = json.loads(body)
+        test.assertEqual(key, decision["transaction_id"])
+        by_id.setdefault(decision["transaction_id"], []).append(decision["decision_id"])
+    missing = sorted(set(expected_ids) - set(by_id))
+    test.assertEqual(missing, [], "%d transactions without a decision" % len(missing))
+    test.assertEqual(sorted(set(by_id) - set(expected_ids)), [])
+    repeated = {t: ids for t, ids in by_id.items() if len(ids) != 1}
+    test.assertEqual(len(repeated), 0, "%d transactions published more than once, e.g. %s"
+                     % (len(repeated), sorted(repeated.items())[:3]))
+    return {t: ids[0] for t, ids in by_id.items()}
