@@ -12,6 +12,7 @@
 #include "engine/integrity_gate.h"
 #include "engine/lifecycle_routes.h"
 #include "engine/list_routes.h"
+#include "engine/report_routes.h"
 #include "webhooks/webhook_routes.h"
 
 namespace verdict {
@@ -80,6 +81,8 @@ Result<std::unique_ptr<EngineStack>> BuildEngineStack(const EngineStackFlags& fl
   RegisterDriftRoutes(e, stack->router);
   RegisterListRoutes(e, stack->router);
   RegisterCaseRoutes(e.cases(), e.journal(), &e.tenant_models(), stack->router);
+  RegisterReportRoutes(e.cases(), e.journal(), &e.tenant_models(), options.reports,
+                       SystemClock::Instance(), stack->router);
   VERDICT_RETURN_IF_ERROR(RegisterConsole(flags, stack->router));
   // API keys live in the journal's registry; every key change is journaled.
   stack->key_storage = std::make_unique<JournalKeyStorage>(e.journal());

@@ -54,8 +54,9 @@ Status Incomplete(std::string_view field, const std::string& message) {
 Status NotConfigured(const ReportingEntity& entity, const std::string& key,
                      const std::string& why) {
   return Status(StatusCode::kFailedPrecondition,
-                "the goAML report needs the configuration key " + entity.tenant_prefix + key +
-                    " (or reports." + key + "): " + why,
+                "the goAML report of tenant '" + entity.tenant + "' needs the configuration key " +
+                    key + ", set in neither [reports.tenants." + entity.tenant +
+                    "] nor [reports]: " + why,
                 "reports." + key);
 }
 
@@ -87,8 +88,7 @@ Result<std::vector<std::string>> Indicators(const ReportData& data, const Report
   }
   if (out.empty()) {
     return NotConfigured(entity, "default_indicator",
-                         "none of the decision's reasons has an indicator in " +
-                             entity.tenant_prefix + "indicators");
+                         "none of the decision's reasons has an indicator in [reports.indicators]");
   }
   return out;
 }

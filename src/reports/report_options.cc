@@ -35,13 +35,11 @@ void Merge(ReportingEntitySettings& base, const ReportingEntitySettings& top) {
 }
 
 Status Missing(const ReportingEntity& entity, std::string_view key) {
-  std::string message =
-      "the goAML report needs the configuration key reports." + std::string(key) + " (in [reports]";
-  if (entity.tenant_prefix != "reports.") {
-    message += " or [" + entity.tenant_prefix.substr(0, entity.tenant_prefix.size() - 1) + "]";
-  }
-  message += "), which is not set";
-  return Status(StatusCode::kFailedPrecondition, message, "reports." + std::string(key));
+  return Status(StatusCode::kFailedPrecondition,
+                "the goAML report of tenant '" + entity.tenant + "' needs the configuration key " +
+                    std::string(key) + ", set in neither [reports.tenants." + entity.tenant +
+                    "] nor [reports]",
+                "reports." + std::string(key));
 }
 
 }  // namespace
@@ -50,10 +48,8 @@ ReportingEntity ReportOptions::Resolve(std::string_view tenant) const {
   ReportingEntity entity;
   entity.tenant = std::string(tenant);
   entity.settings = defaults;
-  entity.tenant_prefix = "reports.";
   if (auto it = tenants.find(tenant); it != tenants.end()) {
     Merge(entity.settings, it->second);
-    entity.tenant_prefix = "reports.tenants." + std::string(tenant) + ".";
   }
   return entity;
 }

@@ -45,9 +45,6 @@ struct ReportingEntitySettings {
 // What a tenant's report uses: the deployment's settings with the tenant's over them.
 struct ReportingEntity {
   std::string tenant;
-  // Where a key of this tenant is configured, for messages: "reports." or
-  // "reports.tenants.<tenant>.".
-  std::string tenant_prefix;
   ReportingEntitySettings settings;
 };
 
@@ -59,7 +56,8 @@ struct ReportOptions {
 };
 
 // Ok when every key a goAML report needs is set; otherwise kFailedPrecondition whose field is
-// the first missing configuration key ("reports.rentity_id"), naming the tenant's table too.
+// the first missing configuration key ("reports.rentity_id"); the message names the tenant's
+// table too.
 Status CheckGoaml(const ReportingEntity& entity);
 
 }  // namespace verdict::reports
