@@ -136,9 +136,11 @@ void WriteAccount(XmlOut& x, std::string_view element, const Party& party,
 std::string ReasonText(const ReportData& data) {
   std::string text = "Transaction " + data.transaction.transaction_id + " was flagged " +
                      data.case_file.outcome + " by the verdict risk engine";
-  char score[32];
-  std::snprintf(score, sizeof(score), " (model score %.4f)", data.decision.score);
-  text += score;
+  if (data.decision.path == DecisionPath::kModel) {
+    char score[48];
+    std::snprintf(score, sizeof(score), " (model score %.4f)", data.decision.score);
+    text += score;
+  }
   text += ".";
   for (const Reason& reason : data.decision.reasons) {
     text += " " + reason.code;

@@ -23,6 +23,7 @@ table { border-collapse: collapse; width: 100%; margin: 2mm 0; }
 th, td { border: 1px solid #999; padding: 1mm 2mm; text-align: left; vertical-align: top; }
 th { background: #eee; width: 32%; }
 table.rows th { width: auto; }
+td { overflow-wrap: anywhere; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
 code, .hash { font-family: "DejaVu Sans Mono", monospace; font-size: 8.5pt;
               overflow-wrap: anywhere; }
@@ -105,7 +106,9 @@ void WriteSummary(Html& h, const ReportData& d) {
   h.Raw("<section><h2>Summary</h2>\n<table>\n");
   h.Fact("Case", c.case_id, true);
   h.Fact("Engine outcome", c.outcome);
-  h.Fact("Model score", Number("%.4f", d.decision.score));
+  if (d.decision.path == DecisionPath::kModel) {
+    h.Fact("Model score", Number("%.4f", d.decision.score));
+  }
   std::string typologies;
   for (const std::string& t : c.typologies) typologies += (typologies.empty() ? "" : ", ") + t;
   h.Fact("Typologies", typologies);
@@ -217,8 +220,9 @@ void WriteProof(Html& h, const ReportData& d) {
   h.Element("p",
             "The decision is a record of verdict's append-only journal, a hash chain whose "
             "Merkle roots are signed (Ed25519) in checkpoints. The inclusion proof below shows "
-            "that this record, byte for byte, is in the signed tree; `verdict audit verify` "
-            "checks the whole journal.");
+            "that this record, byte for byte, is in the tree named (signed when a checkpoint "
+            "covers the record); the command \"verdict audit verify\" checks the whole "
+            "journal.");
   h.Raw("<table>\n");
   h.Fact("Journal record", std::to_string(p.seq));
   h.Fact("Record hash (SHA-256)", p.record_hash, true);
@@ -233,8 +237,8 @@ void WriteProof(Html& h, const ReportData& d) {
       break;
     case ProofAnchor::kNone:
       h.Fact("Proved against",
-             "nothing here: the journal is too large to prove on request; run `verdict audit "
-             "verify`");
+             "nothing here: the journal is too large to prove on request; run \"verdict audit "
+             "verify\"");
       break;
   }
   if (p.anchor != ProofAnchor::kNone) {

@@ -9,7 +9,8 @@
 namespace verdict::reports {
 namespace {
 
-std::string StringAt(simdjson::dom::element element) {
+// Empty when the member is absent or not a string (never throws: the result is checked).
+std::string StringAt(simdjson::simdjson_result<simdjson::dom::element> element) {
   std::string_view s;
   if (element.get_string().get(s) != simdjson::SUCCESS) return {};
   return std::string(s);
