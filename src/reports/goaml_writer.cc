@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "common/rfc3339.h"
+#include "core/bic.h"
 #include "reports/markup_text.h"
 
 namespace verdict::reports {
@@ -105,7 +106,8 @@ Status CheckParty(const Party& party, std::string_view side) {
   }
   for (const auto& [name, value] :
        {std::pair<std::string_view, const std::string*>{"account", &party.account},
-        {"name", &party.name}}) {
+        {"name", &party.name},
+        {"bank", &party.bank}}) {
     if (value->size() > 255) {
       return Incomplete(s + "." + std::string(name), "goAML holds at most 255 characters in the " +
                                                          s + "'s " + std::string(name));
@@ -127,7 +129,8 @@ void WriteAccount(XmlOut& x, std::string_view element, const Party& party,
   if (s.institution_swift && s.institution_name && party.bank == *s.institution_swift) {
     x.Leaf("institution_name", *s.institution_name);
   }
-  x.Leaf("swift", party.bank);
+  // goAML's choice: a BIC as swift, any other identifier of the institution as its code.
+  x.Leaf(ValidateBic(party.bank).ok() ? "swift" : "institution_code", party.bank);
   x.Leaf("account", party.account);
   if (!party.name.empty()) x.Leaf("account_name", party.name);
   x.Close(element);

@@ -72,6 +72,15 @@ TEST(GoamlWriterTest, TextIsEscapedAndFreeTextBoundedStillValid) {
   EXPECT_NE(xml->find("für &lt;/transaction&gt; &amp; co"), std::string::npos);
 }
 
+TEST(GoamlWriterTest, AnInstitutionWithoutABicIsWrittenByItsCode) {
+  ReportData d = EscalatedReportData();
+  d.transaction.receiver.bank = "SORT-40-11-62";
+  auto xml = WriteGoaml(d, ConfiguredEntity(), kSubmittedAt);
+  ASSERT_TRUE(xml.ok()) << xml.status().message();
+  EXPECT_EQ(SchemaErrors(*xml), "") << *xml;
+  EXPECT_NE(xml->find("<institution_code>SORT-40-11-62</institution_code>"), std::string::npos);
+}
+
 TEST(GoamlWriterTest, OnlyAnEscalatedCaseIsReported) {
   ReportData d = EscalatedReportData();
   for (const auto disposition : {cases::Disposition::kNone, cases::Disposition::kTruePositive,
