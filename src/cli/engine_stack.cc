@@ -81,8 +81,9 @@ Result<std::unique_ptr<EngineStack>> BuildEngineStack(const EngineStackFlags& fl
   RegisterDriftRoutes(e, stack->router);
   RegisterListRoutes(e, stack->router);
   RegisterCaseRoutes(e.cases(), e.journal(), &e.tenant_models(), stack->router);
+  stack->report_worker = std::make_unique<ReportWorker>(kMaxQueuedReports);
   RegisterReportRoutes(e.cases(), e.journal(), &e.tenant_models(), options.reports,
-                       SystemClock::Instance(), stack->router);
+                       SystemClock::Instance(), *stack->report_worker, stack->router);
   VERDICT_RETURN_IF_ERROR(RegisterConsole(flags, stack->router));
   // API keys live in the journal's registry; every key change is journaled.
   stack->key_storage = std::make_unique<JournalKeyStorage>(e.journal());

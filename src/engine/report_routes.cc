@@ -169,12 +169,28 @@ HttpResponse Report(const ReportContext& ctx, const HttpRequest& request) {
 void RegisterReportRoutes(cases::CaseStore& cases, journal::Journal& journal,
                           const lifecycle::TenantModels* models,
                           const reports::ReportOptions& options, const Clock& clock,
-                          Router& router) {
+                          ReportWorker& worker, Router& router) {
   auto ctx =
       std::make_shared<const ReportContext>(ReportContext{cases, journal, models, options, clock});
   router.Add(
       "GET", "/v1/cases/{case_id}/report",
-      [ctx](HttpRequest&& request, Responder respond) { respond(Report(*ctx, request)); },
+      [ctx, &worker](HttpRequest&& request, Responder respond) {
+        auto held = std::make_shared<const HttpRequest>(std::move(request));
+        const bool queued = worker.Post([ctx, held, respond](bool run) {
+          if (!run) {
+            return respond(ErrorResponse(Status(
+                StatusCode::kUnavailable, "the engine is stopping; the report was not produced")));
+          }
+          respond(Report(*ctx, *held));
+        });
+        if (!queued) {
+          HttpResponse busy = ErrorResponse(Status(
+              StatusCode::kResourceExhausted,
+              std::to_string(kMaxQueuedReports) + " reports are waiting to be produced; retry"));
+          busy.headers.emplace_back("Retry-After", "1");
+          respond(std::move(busy));
+        }
+      },
       RouteOptions{{}, Role::kAnalyst});
 }
 
