@@ -15,6 +15,7 @@ import json
 import os
 import statistics
 import sys
+import threading
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "tests", "integration"))
@@ -90,6 +91,40 @@ def main():
             median = statistics.median(samples)
             print("%-28s median %8.2f ms  x%.1f of the case view" % (name, median * 1e3,
                                                                      median / base))
+        # Decisions while another client asks for proofs without pause: the case view's proof
+        # is computed on an I/O thread, the report's on the ReportWorker's.
+        for n, load in enumerate((None, "case view ?proof=inclusion", "report html")):
+            latencies = decisions_under(engine, paths.get(load), rounds * 5, "probe-%d" % n)
+            print("decisions while %-28s p50 %8.2f ms  max %8.2f ms" % (
+                load or "idle", statistics.median(latencies) * 1e3, max(latencies) * 1e3))
+
+
+def decisions_under(engine, path, count, prefix):
+    """Latencies of `count` decisions sent one after another while `path` (if any) is asked
+    for again and again on a connection of its own."""
+    stop = threading.Event()
+
+    def hammer():
+        conn = engine.connection()
+        while not stop.is_set():
+            engine.request("GET", path, conn=conn)
+
+    thread = threading.Thread(target=hammer) if path else None
+    if thread:
+        thread.start()
+        time.sleep(0.5)
+    conn = engine.connection()
+    latencies = []
+    for i in range(count):
+        txn = vp.transaction("%s-%d" % (prefix, i), amount="12.00")
+        start = time.perf_counter()
+        status, _, _ = engine.request("POST", "/v1/decisions", txn, conn=conn)
+        latencies.append(time.perf_counter() - start)
+        assert status == 200, status
+    stop.set()
+    if thread:
+        thread.join()
+    return latencies
 
 
 if __name__ == "__main__":
