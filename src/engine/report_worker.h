@@ -1,10 +1,10 @@
 // ReportWorker: the one thread that produces case reports away from the I/O threads. A report
 // proves its record's inclusion by reading every journal record of the tree it proves against
-// (about 0.3 s at 90,000 records, docs/PERFORMANCE.md "Case reports") and journals its export
-// with an fsync; on an I/O thread either would hold up every connection of that thread,
-// decisions included (I5). Jobs run one at a time, in order; at most `max_queued` wait.
-// Thread-safe; owns its thread, which the destructor joins after telling the jobs still waiting
-// that they will not run.
+// (a few hundred milliseconds at 90,000 records, docs/PERFORMANCE.md "Case reports") and
+// journals its export with an fsync; on an I/O thread either would hold up every connection of
+// that thread, decisions included (I5). Jobs run one at a time, in order; at most `max_queued`
+// wait. Thread-safe; owns its thread, which the destructor joins after telling the jobs still
+// waiting that they will not run.
 #pragma once
 
 #include <cstddef>
