@@ -272,6 +272,34 @@ class CaseReportTest(unittest.TestCase):
         self.assertEqual(err["code"], "report_incomplete")
         self.assertEqual(err["field"], "transaction.currency")
 
+    def test_the_models_contributions_are_in_the_narrative(self):
+        """With the shipped configuration (the demo model decides), the narrative lists the
+        decision's feature contributions as the decision answered them."""
+        config = vp.shipped_config_text() + CONFIG.replace("[reports.tenants.default]",
+                                                           "[reports.tenants.dev]")
+        with vp.VerdictProcess(config=config) as engine:
+            txn = vp.transaction("rep-model", receiver={"account": "ACC-BLOCKED-1",
+                                                        "bank": "BANKGB22", "country": "GB",
+                                                        "name": "Acme Ltd"})
+            status, d = engine.json("POST", "/v1/decisions", txn)
+            self.assertEqual((status, d["outcome"], d["path"]), (200, "block", "model"), d)
+            self.assertTrue(d["contributions"], d)
+            deadline = time.monotonic() + 20
+            while True:
+                _, page = engine.json("GET", "/v1/cases?status=")
+                if page["cases"]:
+                    break
+                self.assertLess(time.monotonic(), deadline, "no case opened")
+                time.sleep(0.05)
+            case_id = page["cases"][0]["case_id"]
+            status, _, body = engine.request("GET", "/v1/cases/%s/report?format=html" % case_id)
+            self.assertEqual(status, 200, body)
+            html = body.decode()
+            for c in d["contributions"]:
+                self.assertIn("<td>%s</td><td class=\"num\">%.6g</td><td class=\"num\">%+.4f</td>"
+                              % (c["feature"], c["value"], c["contribution"]), html)
+            self.assertIn("<th>Model score</th><td>%.4f</td>" % d["score"], html)
+
     def test_a_bad_reports_table_stops_the_start_naming_the_key(self):
         for text, key in (("[reports]\nrentity_idd = 1\n", "reports.rentity_idd"),
                           ("[reports]\ncurrency_code_local = \"XYZ\"\n",
