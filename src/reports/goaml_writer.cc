@@ -15,6 +15,9 @@ namespace {
 // goAML bounds its free-text fields (reason, action, comments) to 4,000 characters.
 constexpr size_t kMaxFreeText = 4000;
 
+// 1900-01-01T00:00:00Z in UTC microseconds: goAML's earliest date.
+constexpr int64_t kFirstGoamlDate = -2'208'988'800'000'000;
+
 // goAML's date-time: "yyyy-mm-ddThh:mm:ss", here always UTC.
 std::string GoamlDateTime(int64_t micros) { return FormatRfc3339Micros(micros).substr(0, 19); }
 
@@ -200,6 +203,9 @@ Result<std::string> WriteGoaml(const ReportData& data, const ReportingEntity& en
                                       " and goAML's amount_local must be in the local currency " +
                                       *s.currency_code_local +
                                       "; the engine holds no exchange rate to convert it");
+  }
+  if (t.timestamp_us < kFirstGoamlDate) {
+    return Incomplete("timestamp", "goAML takes no date before 1900-01-01");
   }
   VERDICT_RETURN_IF_ERROR(CheckParty(t.sender, "sender"));
   VERDICT_RETURN_IF_ERROR(CheckParty(t.receiver, "receiver"));

@@ -129,6 +129,8 @@ TEST(GoamlWriterTest, TransactionsGoamlCannotDescribeAreRefusedNamingTheField) {
        "transaction.receiver.country"},
       {[](ReportData& d) { d.transaction.sender.name = std::string(256, 'n'); },
        "transaction.sender.name"},
+      {[](ReportData& d) { d.transaction.timestamp_us = -2'208'988'800'000'001; },
+       "transaction.timestamp"},
   };
   for (const Case& c : cases) {
     ReportData d = EscalatedReportData();

@@ -39,6 +39,10 @@ class Reader {
     for (unsigned char c : value) {
       if (c < 0x20 || c == 0x7f) return Invalid(Name(key), "must not hold control characters");
     }
+    // goAML's lookup codes and names are trimmed values; a stray space is a typo.
+    if (value.front() == ' ' || value.back() == ' ') {
+      return Invalid(Name(key), "must not begin or end with a space");
+    }
     *out = std::move(value);
     return Status::Ok();
   }
@@ -107,6 +111,16 @@ Status CheckCountry(const std::string& key, const std::optional<std::string>& co
   return Status::Ok();
 }
 
+// An address goAML's email type takes: one '@' with text, and no space, on both sides.
+Status CheckEmail(const std::string& key, const std::string& email) {
+  const size_t at = email.find('@');
+  if (at == 0 || at == std::string::npos || at + 1 == email.size() ||
+      email.find('@', at + 1) != std::string::npos || email.find(' ') != std::string::npos) {
+    return Invalid(key, "must be an email address, e.g. \"mlro@example.com\"");
+  }
+  return Status::Ok();
+}
+
 // The keys of one [reports] or [reports.tenants.<name>] table.
 Status ReadSettings(const toml::table& table, const std::string& prefix,
                     ReportingEntitySettings* s) {
@@ -136,6 +150,7 @@ Status ReadSettings(const toml::table& table, const std::string& prefix,
     VERDICT_RETURN_IF_ERROR(p.Text("first_name", &s->person_first_name));
     VERDICT_RETURN_IF_ERROR(p.Text("last_name", &s->person_last_name));
     VERDICT_RETURN_IF_ERROR(p.Text("email", &s->person_email));
+    if (s->person_email) VERDICT_RETURN_IF_ERROR(CheckEmail(p.Name("email"), *s->person_email));
     VERDICT_RETURN_IF_ERROR(p.Text("occupation", &s->person_occupation));
     VERDICT_RETURN_IF_ERROR(p.RejectUnknown());
   }

@@ -64,6 +64,9 @@ TEST(ReportConfigTest, BadKeysAndValuesAreRefusedNamingTheKey) {
       {"[reports.indicators]\nSTRUCTURING = 3\n", "reports.indicators.STRUCTURING"},
       {"[reports.tenants.acme]\nfunds = \"K\"\n", "reports.tenants.acme.funds"},
       {"[reports]\ntenants = 3\n", "reports.tenants"},
+      {"[reports]\nfunds_code = \"K \"\n", "reports.funds_code"},
+      {"[reports.reporting_person]\nemail = \"mlro at bank\"\n", "reports.reporting_person.email"},
+      {"[reports.reporting_person]\nemail = \"a@b@c\"\n", "reports.reporting_person.email"},
   };
   for (const auto& [text, key] : cases) {
     auto options = ParseReportsText(text);
