@@ -12,8 +12,10 @@
 namespace verdict::reports {
 namespace {
 
-// goAML bounds its free-text fields (reason, action, comments) to 4,000 characters.
+// goAML bounds its free-text fields (reason, action, comments) to 4,000 characters, names,
+// numbers and short texts to 255.
 constexpr size_t kMaxFreeText = 4000;
+constexpr size_t kMaxName = 255;
 
 // 1900-01-01T00:00:00Z in UTC microseconds: goAML's earliest date.
 constexpr int64_t kFirstGoamlDate = -2'208'988'800'000'000;
@@ -111,7 +113,7 @@ Status CheckParty(const Party& party, std::string_view side) {
        {std::pair<std::string_view, const std::string*>{"account", &party.account},
         {"name", &party.name},
         {"bank", &party.bank}}) {
-    if (value->size() > 255) {
+    if (value->size() > kMaxName) {
       return Incomplete(s + "." + std::string(name), "goAML holds at most 255 characters in the " +
                                                          s + "'s " + std::string(name));
     }
@@ -204,6 +206,10 @@ Result<std::string> WriteGoaml(const ReportData& data, const ReportingEntity& en
                                       *s.currency_code_local +
                                       "; the engine holds no exchange rate to convert it");
   }
+  if (t.transaction_id.size() > kMaxName) {
+    return Incomplete("transaction_id",
+                      "goAML holds at most 255 characters in a transaction number");
+  }
   if (t.timestamp_us < kFirstGoamlDate) {
     return Incomplete("timestamp", "goAML takes no date before 1900-01-01");
   }
@@ -249,7 +255,7 @@ Result<std::string> WriteGoaml(const ReportData& data, const ReportingEntity& en
   }
   x.Leaf("date_transaction", GoamlDateTime(t.timestamp_us));
   x.Leaf("transmode_code", transmode);
-  if (!t.channel.empty()) x.Leaf("transmode_comment", t.channel);
+  if (!t.channel.empty()) x.Leaf("transmode_comment", TruncateChars(t.channel, kMaxName));
   x.Leaf("amount_local", t.amount);
   x.Open("t_from");
   x.Leaf("from_funds_code", *s.funds_code);
