@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <random>
 
 #include "reports/report_test_util.h"
 
@@ -70,6 +71,28 @@ TEST(GoamlWriterTest, TextIsEscapedAndFreeTextBoundedStillValid) {
   EXPECT_NE(xml->find("O&#39;Brien &amp; &lt;Sons&gt; &quot;Ltd&quot;\xEF\xBF\xBD"),
             std::string::npos);
   EXPECT_NE(xml->find("für &lt;/transaction&gt; &amp; co"), std::string::npos);
+}
+
+TEST(GoamlWriterTest, ArbitraryJournaledTextStillMakesAValidFile) {
+  // Party names, remittance text and the analyst's note as any bytes a record could hold.
+  std::mt19937 random(44);
+  std::uniform_int_distribution<int> byte(0, 255);
+  std::uniform_int_distribution<int> length(1, 140);
+  auto text = [&] {
+    std::string s(static_cast<size_t>(length(random)), ' ');
+    for (char& c : s) c = static_cast<char>(byte(random));
+    return s;
+  };
+  for (int round = 0; round < 12; ++round) {
+    ReportData d = EscalatedReportData();
+    d.transaction.sender.name = text();
+    d.transaction.receiver.name = text();
+    d.transaction.remittance = text();
+    d.case_file.disposition_note = text();
+    auto xml = WriteGoaml(d, ConfiguredEntity(), kSubmittedAt);
+    ASSERT_TRUE(xml.ok()) << xml.status().message();
+    EXPECT_EQ(SchemaErrors(*xml), "") << "round " << round;
+  }
 }
 
 TEST(GoamlWriterTest, AnInstitutionWithoutABicIsWrittenByItsCode) {

@@ -6,7 +6,15 @@ namespace verdict::reports {
 
 void AppendEscaped(std::string& out, std::string_view text) {
   const std::string valid = ReplaceInvalidUtf8(text);
-  for (const char c : valid) {
+  for (size_t i = 0; i < valid.size(); ++i) {
+    const char c = valid[i];
+    // U+FFFE and U+FFFF (EF BF BE, EF BF BF) are well-formed UTF-8 but not XML characters.
+    if (c == '\xEF' && i + 2 < valid.size() && valid[i + 1] == '\xBF' &&
+        (valid[i + 2] == '\xBE' || valid[i + 2] == '\xBF')) {
+      out += "\xEF\xBF\xBD";
+      i += 2;
+      continue;
+    }
     switch (c) {
       case '&':
         out += "&amp;";

@@ -1,7 +1,7 @@
 // Text made safe for XML and HTML documents: the five markup characters escaped, bytes that are
-// not well-formed UTF-8 replaced by U+FFFD, and control characters XML 1.0 forbids (all below
-// U+0020 but tab, line feed and carriage return) replaced too, so that any journaled text
-// yields a well-formed document. Pure functions; thread-safe.
+// not well-formed UTF-8 replaced by U+FFFD, and the characters XML 1.0 forbids (controls below
+// U+0020 but tab, line feed and carriage return; U+FFFE and U+FFFF) replaced too, so that any
+// journaled text yields a well-formed document. Pure functions; thread-safe.
 #pragma once
 
 #include <cstddef>

@@ -16,6 +16,7 @@ TEST(MarkupTextTest, ReplacesWhatXmlCannotHold) {
   EXPECT_EQ(Escaped(std::string("x\x01y", 3)), "x\xEF\xBF\xBDy");
   EXPECT_EQ(Escaped(std::string("x\0y", 3)), "x\xEF\xBF\xBDy");
   EXPECT_EQ(Escaped("x\xC3y"), "x\xEF\xBF\xBDy");
+  EXPECT_EQ(Escaped("x\xEF\xBF\xBEy\xEF\xBF\xBF"), "x\xEF\xBF\xBDy\xEF\xBF\xBD");
 }
 
 TEST(MarkupTextTest, TruncatesByCharactersNeverSplittingOne) {
