@@ -83,6 +83,34 @@ HttpResponse GoamlRefusal(const Status& status) {
   return ErrorResponse(HttpError{409, reports::GoamlErrorCode(status)}, status);
 }
 
+// The admin event "reports.export" of one export: the case, the format, the caller and the
+// SHA-256 of the bytes; durable when it returns.
+Status JournalExport(journal::Journal& journal, const HttpRequest& request, const cases::Case& c,
+                     std::string_view format, size_t bytes, const std::string& sha256) {
+  journal::AdminEvent event;
+  event.tenant = c.tenant;
+  event.principal =
+      request.auth.principal.empty() ? std::string("anonymous") : request.auth.principal;
+  event.action = "reports.export";
+  event.object = c.case_id;
+  JsonWriter w(event.details_json);
+  w.BeginObject()
+      .Key("format")
+      .String(format)
+      .Key("sha256")
+      .String(sha256)
+      .Key("bytes")
+      .Uint(bytes)
+      .Key("decision_id")
+      .String(c.decision_id)
+      .Key("transaction_id")
+      .String(c.transaction_id)
+      .Key("journal_seq")
+      .Uint(c.journal_seq)
+      .EndObject();
+  return journal.RecordAdminEvent(event);
+}
+
 struct ReportContext {
   cases::CaseStore& store;
   journal::Journal& journal;
@@ -128,31 +156,11 @@ HttpResponse Report(const ReportContext& ctx, const HttpRequest& request) {
     response.headers.emplace_back("Content-Security-Policy",
                                   "default-src 'none'; style-src 'unsafe-inline'");
   }
-  const std::string_view format_name = goaml ? "goaml" : "html";
   const std::string sha256 = Sha256Hex(response.body);
   // Journaled before it is answered: a report the engine produced is on record with its digest.
-  journal::AdminEvent event;
-  event.tenant = c->tenant;
-  event.principal =
-      request.auth.principal.empty() ? std::string("anonymous") : request.auth.principal;
-  event.action = "reports.export";
-  event.object = c->case_id;
-  JsonWriter w(event.details_json);
-  w.BeginObject()
-      .Key("format")
-      .String(format_name)
-      .Key("sha256")
-      .String(sha256)
-      .Key("bytes")
-      .Uint(response.body.size())
-      .Key("decision_id")
-      .String(c->decision_id)
-      .Key("transaction_id")
-      .String(c->transaction_id)
-      .Key("journal_seq")
-      .Uint(c->journal_seq)
-      .EndObject();
-  if (Status recorded = ctx.journal.RecordAdminEvent(event); !recorded.ok()) {
+  if (Status recorded = JournalExport(ctx.journal, request, *c, goaml ? "goaml" : "html",
+                                      response.body.size(), sha256);
+      !recorded.ok()) {
     return ErrorResponse(recorded);
   }
   const std::string filename =
