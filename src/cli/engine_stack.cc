@@ -13,6 +13,7 @@
 #include "engine/lifecycle_routes.h"
 #include "engine/list_routes.h"
 #include "engine/network_routes.h"
+#include "engine/report_routes.h"
 #include "webhooks/webhook_routes.h"
 
 namespace verdict {
@@ -82,6 +83,9 @@ Result<std::unique_ptr<EngineStack>> BuildEngineStack(const EngineStackFlags& fl
   RegisterListRoutes(e, stack->router);
   RegisterCaseRoutes(e.cases(), e.journal(), &e.tenant_models(), stack->router);
   RegisterNetworkRoutes(e.journal(), SystemClock::Instance(), stack->router);
+  stack->report_worker = std::make_unique<ReportWorker>(kMaxQueuedReports);
+  RegisterReportRoutes(e.cases(), e.journal(), &e.tenant_models(), options.reports,
+                       SystemClock::Instance(), *stack->report_worker, stack->router);
   VERDICT_RETURN_IF_ERROR(RegisterConsole(flags, stack->router));
   // API keys live in the journal's registry; every key change is journaled.
   stack->key_storage = std::make_unique<JournalKeyStorage>(e.journal());

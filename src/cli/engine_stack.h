@@ -16,6 +16,7 @@
 #include "engine/engine.h"
 #include "engine/engine_options.h"
 #include "engine/key_routes.h"
+#include "engine/report_worker.h"
 #include "security/key_store.h"
 #include "webhooks/webhook_dispatcher.h"
 
@@ -32,6 +33,8 @@ struct EngineStackFlags {
 struct EngineStack {
   // Destroyed in reverse: the keys and the router go before the engine they refer to.
   std::unique_ptr<Engine> engine;
+  // Produces case reports from the engine's cases and journal: stopped before the engine.
+  std::unique_ptr<ReportWorker> report_worker;
   // Reads the engine's journal: stopped before the engine.
   std::unique_ptr<webhooks::WebhookDispatcher> webhooks;
   std::unique_ptr<JournalKeyStorage> key_storage;

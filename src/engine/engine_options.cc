@@ -9,6 +9,7 @@
 #include <set>
 #include <sstream>
 
+#include "reports/report_config.h"
 #include "tracing/otlp_endpoint.h"
 #include "webhooks/webhook_config.h"
 
@@ -576,8 +577,8 @@ Result<EngineOptions> ParseEngineOptions(std::string_view toml_text, std::string
   for (const auto& [key, node] : root) {
     // "tenants" is a table of tables, read by ReadTenants; "cluster" is read only when present;
     // "webhooks" is an array of tables (ParseWebhookTables); "ingest" is an array of tables, read
-    // by the ingest component (ingest/ingest_options.h).
-    if (key.str() == "webhooks" || key.str() == "ingest") continue;
+    // by the ingest component (ingest/ingest_options.h); "reports" by ParseReportTables.
+    if (key.str() == "webhooks" || key.str() == "ingest" || key.str() == "reports") continue;
     bool known = key.str() == "tenants" || key.str() == "cluster";
     for (const Section& s : kSections) known |= key.str() == s.name;
     if (!known) {
@@ -604,6 +605,9 @@ Result<EngineOptions> ParseEngineOptions(std::string_view toml_text, std::string
       webhooks::ParseWebhookTables(root.get("webhooks"), config_dir);
   if (!hooks.ok()) return WithSource(hooks.status(), source);
   options.webhooks = std::move(hooks).value();
+  Result<reports::ReportOptions> report_options = reports::ParseReportTables(root.get("reports"));
+  if (!report_options.ok()) return WithSource(report_options.status(), source);
+  options.reports = std::move(report_options).value();
   if (options.model.name.empty() || options.model.version.empty()) {
     return WithSource(
         InvalidArgument("model.name and model.version must not be empty", "model.name"), source);

@@ -13,6 +13,7 @@
 #include "lifecycle/rollout_controller.h"
 #include "monitor/drift_options.h"
 #include "policy/fixed_rules.h"
+#include "reports/report_options.h"
 #include "sched/scheduler_options.h"
 #include "tracing/tracing_options.h"
 #include "webhooks/webhook_options.h"
@@ -120,6 +121,9 @@ struct EngineOptions {
   std::vector<webhooks::EndpointOptions> webhooks;
   // [tracing]: W3C trace context and OTLP/HTTP span export (docs/tracing.md).
   tracing::TracingOptions tracing;
+  // [reports]: the reporting entity of suspicious transaction reports, per tenant where tenants
+  // differ (docs/reports.md).
+  reports::ReportOptions reports;
 };
 
 // Parses TOML text. Unknown keys, wrong types and out-of-range values are errors whose field
