@@ -127,6 +127,29 @@ std::string CaseToJson(const Case& c) {
   return out;
 }
 
+namespace {
+Result<std::vector<CaseReason>> ReasonsFromJson(simdjson::dom::element value,
+                                                std::string_view key) {
+  simdjson::dom::array a;
+  if (value.get_array().get(a) != simdjson::SUCCESS) return Bad(key, "must be an array");
+  std::vector<CaseReason> reasons;
+  for (auto item : a) {
+    simdjson::dom::object o;
+    if (item.get_object().get(o) != simdjson::SUCCESS) return Bad(key, "items must be objects");
+    CaseReason r;
+    for (auto [k, v] : o) {
+      if (k == "code") {
+        VERDICT_ASSIGN_OR_RETURN(r.code, Str(v, key));
+      } else if (k == "message") {
+        VERDICT_ASSIGN_OR_RETURN(r.message, Str(v, key));
+      }
+    }
+    reasons.push_back(std::move(r));
+  }
+  return reasons;
+}
+}  // namespace
+
 Result<Case> CaseFromJson(std::string_view json) {
   simdjson::dom::parser parser;
   simdjson::padded_string text(json);
@@ -164,21 +187,7 @@ Result<Case> CaseFromJson(std::string_view json) {
       if (value.get_double().get(risk) != simdjson::SUCCESS) return Bad(key, "must be a number");
       c.risk = risk;
     } else if (key == "reasons") {
-      simdjson::dom::array a;
-      if (value.get_array().get(a) != simdjson::SUCCESS) return Bad(key, "must be an array");
-      for (auto item : a) {
-        simdjson::dom::object o;
-        if (item.get_object().get(o) != simdjson::SUCCESS) return Bad(key, "items must be objects");
-        CaseReason r;
-        for (auto [k, v] : o) {
-          if (k == "code") {
-            VERDICT_ASSIGN_OR_RETURN(r.code, Str(v, key));
-          } else if (k == "message") {
-            VERDICT_ASSIGN_OR_RETURN(r.message, Str(v, key));
-          }
-        }
-        c.reasons.push_back(std::move(r));
-      }
+      VERDICT_ASSIGN_OR_RETURN(c.reasons, ReasonsFromJson(value, key));
     } else if (key == "typologies") {
       simdjson::dom::array a;
       if (value.get_array().get(a) != simdjson::SUCCESS) return Bad(key, "must be an array");

@@ -336,6 +336,68 @@ std::string Principal(const HttpRequest& request) {
   return request.auth.principal.empty() ? std::string("anonymous") : request.auth.principal;
 }
 
+// POST /v1/cases:assign: {"case_ids": [...], "assignee"?}.
+HttpResponse BulkAssign(cases::CaseStore& store, const HttpRequest& request) {
+  const std::string principal = Principal(request);
+  auto parsed = ParseBulkAssign(request.body, principal);
+  if (!parsed.ok()) return ErrorResponse(parsed.status());
+  const std::vector<cases::AssignResult> results =
+      store.AssignMany(request.auth.tenant, parsed->case_ids, principal, parsed->assignee);
+  size_t assigned = 0, unchanged = 0, refused = 0;
+  HttpResponse response;
+  JsonWriter w(response.body);
+  w.BeginObject().Key("assignee").String(parsed->assignee).Key("results").BeginArray();
+  for (const cases::AssignResult& r : results) {
+    w.BeginObject().Key("case_id").String(r.case_id).Key("result");
+    if (!r.status.ok()) {
+      ++refused;
+      // The error body's inner object (ErrorBody in api.yaml), as the one-by-one route
+      // would answer it.
+      w.String("refused")
+          .Key("error")
+          .BeginObject()
+          .Key("code")
+          .String(HttpErrorOf(r.status).code)
+          .Key("message")
+          .String(r.status.message());
+      if (!r.status.field().empty()) w.Key("field").String(r.status.field());
+      w.EndObject();
+    } else {
+      ++(r.changed ? assigned : unchanged);
+      w.String(r.changed ? "assigned" : "unchanged").Key("case");
+      cases::WriteCaseJson(*r.c, /*full=*/false, w);
+    }
+    w.EndObject();
+  }
+  w.EndArray()
+      .Key("assigned")
+      .Uint(assigned)
+      .Key("unchanged")
+      .Uint(unchanged)
+      .Key("refused")
+      .Uint(refused)
+      .EndObject();
+  return response;
+}
+
+// GET /v1/whoami.
+HttpResponse WhoAmI(const HttpRequest& request) {
+  HttpResponse response;
+  JsonWriter w(response.body);
+  w.BeginObject()
+      .Key("principal")
+      .String(Principal(request))
+      .Key("tenant")
+      .String(request.auth.tenant)
+      .Key("roles")
+      .BeginArray();
+  for (Role role : {Role::kScorer, Role::kAnalyst, Role::kAdmin, Role::kAuditor}) {
+    if ((request.auth.roles & static_cast<uint32_t>(role)) != 0) w.String(RoleName(role));
+  }
+  w.EndArray().EndObject();
+  return response;
+}
+
 }  // namespace
 
 Result<std::string> DecodeQueryValue(std::string_view value, std::string_view field) {
@@ -534,69 +596,13 @@ void RegisterCaseRoutes(cases::CaseStore& store, const journal::Journal& journal
   // others (not all-or-nothing: each assignment stands alone, as it would one by one).
   router.Add(
       "POST", "/v1/cases:assign",
-      [&store](HttpRequest&& request, Responder respond) {
-        const std::string principal = Principal(request);
-        auto parsed = ParseBulkAssign(request.body, principal);
-        if (!parsed.ok()) return respond(ErrorResponse(parsed.status()));
-        const std::vector<cases::AssignResult> results =
-            store.AssignMany(request.auth.tenant, parsed->case_ids, principal, parsed->assignee);
-        size_t assigned = 0, unchanged = 0, refused = 0;
-        HttpResponse response;
-        JsonWriter w(response.body);
-        w.BeginObject().Key("assignee").String(parsed->assignee).Key("results").BeginArray();
-        for (const cases::AssignResult& r : results) {
-          w.BeginObject().Key("case_id").String(r.case_id).Key("result");
-          if (!r.status.ok()) {
-            ++refused;
-            // The error body's inner object (ErrorBody in api.yaml), as the one-by-one route
-            // would answer it.
-            w.String("refused")
-                .Key("error")
-                .BeginObject()
-                .Key("code")
-                .String(HttpErrorOf(r.status).code)
-                .Key("message")
-                .String(r.status.message());
-            if (!r.status.field().empty()) w.Key("field").String(r.status.field());
-            w.EndObject();
-          } else {
-            ++(r.changed ? assigned : unchanged);
-            w.String(r.changed ? "assigned" : "unchanged").Key("case");
-            cases::WriteCaseJson(*r.c, /*full=*/false, w);
-          }
-          w.EndObject();
-        }
-        w.EndArray()
-            .Key("assigned")
-            .Uint(assigned)
-            .Key("unchanged")
-            .Uint(unchanged)
-            .Key("refused")
-            .Uint(refused)
-            .EndObject();
-        respond(std::move(response));
-      },
+      [&store](HttpRequest&& request, Responder respond) { respond(BulkAssign(store, request)); },
       write);
 
   // Who the caller is, for the console's header: principal, tenant and roles.
   router.Add(
       "GET", "/v1/whoami",
-      [](HttpRequest&& request, Responder respond) {
-        HttpResponse response;
-        JsonWriter w(response.body);
-        w.BeginObject()
-            .Key("principal")
-            .String(Principal(request))
-            .Key("tenant")
-            .String(request.auth.tenant)
-            .Key("roles")
-            .BeginArray();
-        for (Role role : {Role::kScorer, Role::kAnalyst, Role::kAdmin, Role::kAuditor}) {
-          if ((request.auth.roles & static_cast<uint32_t>(role)) != 0) w.String(RoleName(role));
-        }
-        w.EndArray().EndObject();
-        respond(std::move(response));
-      },
+      [](HttpRequest&& request, Responder respond) { respond(WhoAmI(request)); },
       RouteOptions{{}, Role::kScorer | Role::kAnalyst | Role::kAdmin | Role::kAuditor});
 
   // {"text": "..."}
