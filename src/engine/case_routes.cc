@@ -16,6 +16,7 @@
 #include "cases/case_json.h"
 #include "common/json_writer.h"
 #include "common/rfc3339.h"
+#include "engine/record_explanation.h"
 #include "features/feature_catalog.h"
 #include "features/feature_vector.h"
 #include "journal/digest.h"
@@ -24,8 +25,6 @@
 namespace verdict {
 namespace {
 
-// As many explanations as the engine gives a flagged decision (engine.cc kTopContributions).
-constexpr size_t kTopContributions = 4;
 // How many of the account's latest records the case view shows as its timeline.
 constexpr size_t kActivityLimit = 25;
 // ?proof=inclusion reads every record up to the checkpoint on the I/O thread (which then serves
@@ -212,32 +211,6 @@ Status WriteProof(const journal::Journal& journal, const journal::JournalRecord&
   return Status::Ok();
 }
 
-// Records journaled by versions that explained a decision only after journaling it lack the
-// explanation: recompute it from the record's features with the very model that decided (same
-// name, version and sha256) when that model is still loaded. Empty otherwise.
-std::vector<Contribution> ExplainRecord(const lifecycle::TenantModels* models,
-                                        const journal::JournalRecord& record) {
-  const Decision& d = record.decision;
-  if (models == nullptr || d.path != DecisionPath::kModel || d.model.name.empty() ||
-      record.feature_schema_version != kFeatureSchemaVersion ||
-      record.features.size() != kFeatureNames.size()) {
-    return {};
-  }
-  // Only the record's own tenant's models (I7).
-  std::shared_ptr<const lifecycle::ModelSet> set = models->Current(record.tenant).set;
-  for (const auto& model : {set->primary, set->candidate}) {
-    if (model == nullptr) continue;
-    const ModelRef& ref = model->ref();
-    if (ref.name != d.model.name || ref.version != d.model.version ||
-        ref.sha256 != d.model.sha256) {
-      continue;
-    }
-    FeatureView view{record.features, kFeatureNames, kFeatureSchemaVersion};
-    return model->Explain(view, kTopContributions);
-  }
-  return {};
-}
-
 // GET /v1/cases/{id}: the case with its decision, transaction, the account's recent activity
 // and the proof status of its journal record.
 Result<std::string> CaseView(const cases::CaseStore& store, const journal::Journal& journal,
@@ -267,7 +240,7 @@ Result<std::string> CaseView(const cases::CaseStore& store, const journal::Journ
   if (record && !record->decision.contributions.empty()) {
     contributions_source = "journal";
   } else if (record && record->decision.outcome != Outcome::kAllow) {
-    record->decision.contributions = ExplainRecord(models, *record);
+    record->decision.contributions = ExplainJournaledRecord(models, *record);
     if (!record->decision.contributions.empty()) contributions_source = "recomputed";
   }
   w.Key("decision");

@@ -10,6 +10,7 @@
 #include "common/json_writer.h"
 #include "common/sha256.h"
 #include "engine/case_routes.h"
+#include "engine/record_explanation.h"
 #include "features/feature_vector.h"
 #include "reports/goaml_writer.h"
 #include "reports/html_writer.h"
@@ -17,9 +18,6 @@
 
 namespace verdict {
 namespace {
-
-// As many explanations as the engine gives a flagged decision (engine.cc kTopContributions).
-constexpr size_t kReportContributions = 4;
 
 enum class ReportFormat { kGoaml, kHtml };
 
@@ -51,31 +49,6 @@ Result<ReportFormat> ParseReportQuery(std::string_view query) {
   }
   if (!format) return InvalidArgument("format is required: goaml or html", "format");
   return *format;
-}
-
-// A record journaled without its explanation: recomputed from its features by the very model
-// that decided (same name, version and sha256) when that model is still loaded; empty otherwise.
-std::vector<Contribution> ExplainForReport(const lifecycle::TenantModels* models,
-                                           const journal::JournalRecord& record) {
-  const Decision& d = record.decision;
-  if (models == nullptr || d.path != DecisionPath::kModel || d.model.name.empty() ||
-      record.feature_schema_version != kFeatureSchemaVersion ||
-      record.features.size() != kFeatureNames.size()) {
-    return {};
-  }
-  // Only the record's own tenant's models (I7).
-  std::shared_ptr<const lifecycle::ModelSet> set = models->Current(record.tenant).set;
-  for (const auto& model : {set->primary, set->candidate}) {
-    if (model == nullptr) continue;
-    const ModelRef& ref = model->ref();
-    if (ref.name != d.model.name || ref.version != d.model.version ||
-        ref.sha256 != d.model.sha256) {
-      continue;
-    }
-    FeatureView view{record.features, kFeatureNames, kFeatureSchemaVersion};
-    return model->Explain(view, kReportContributions);
-  }
-  return {};
 }
 
 // 409 with the goAML error's stable code, naming the configuration key or transaction field.
@@ -138,9 +111,10 @@ HttpResponse Report(const ReportContext& ctx, const HttpRequest& request) {
     }
   }
   const lifecycle::TenantModels* models = ctx.models;
-  auto data = reports::GatherReportData(
-      ctx.journal, *c,
-      [models](const journal::JournalRecord& record) { return ExplainForReport(models, record); });
+  auto data =
+      reports::GatherReportData(ctx.journal, *c, [models](const journal::JournalRecord& record) {
+        return ExplainJournaledRecord(models, record);
+      });
   if (!data.ok()) return ErrorResponse(data.status());
   const int64_t now = ctx.clock.NowMicros();
   HttpResponse response;
