@@ -102,7 +102,7 @@ Status RegisterListRoutes(Engine& engine, MetricsRegistry& metrics, Router& rout
   admin.role = Role::kAdmin;
   router.Add(
       "POST", "/v1/lists/import",
-      [&engine, imports_mu](HttpRequest&& request, Responder respond) {
+      [&engine, imports_mu, rescreener](HttpRequest&& request, Responder respond) {
         MutexLock lock(*imports_mu);
         Result<ListImport> import = ParseListImportJson(request.body);
         if (!import.ok()) return respond(ErrorResponse(import.status()));
@@ -138,7 +138,9 @@ Status RegisterListRoutes(Engine& engine, MetricsRegistry& metrics, Router& rout
             journal::AdminEvent{caller.tenant, caller.principal, "lists.import", import->list,
                                 ImportDetails(*import, (*compiled)->info())});
         if (!recorded.ok()) return respond(ErrorResponse(recorded));
+        rescreener->ExpectListVersion(caller.tenant, import->list, import->version);
         Status activated = engine.ActivatePolicy(caller, BundleJson(*next), *compiled);
+        rescreener->ForgetListVersion(caller.tenant);
         if (!activated.ok()) return respond(ErrorResponse(activated));
         HttpResponse response;
         JsonWriter w(response.body);

@@ -34,7 +34,8 @@ std::string RescreenRunToJson(const RescreenRun& run) {
   WriteCommon(run, w);
   w.Key("lists").BeginArray();
   for (const RescreenList& l : run.lists) {
-    w.BeginObject().Key("list").String(l.list).Key("added").BeginArray();
+    w.BeginObject().Key("list").String(l.list).Key("version").String(l.version);
+    w.Key("added").BeginArray();
     for (const Watchlist::Input& in : l.added) {
       w.BeginArray().String(in.id).String(in.name).String(in.primary).String(in.alias_kind);
       w.EndArray();
@@ -86,13 +87,15 @@ Result<RescreenRun> RescreenRunFromJson(std::string_view json) {
   if (obj["lists"].get_array().get(lists) != simdjson::SUCCESS) return Corrupt("no lists");
   for (simdjson::dom::element l : lists) {
     RescreenList list;
-    std::string_view name;
+    std::string_view name, version;
     simdjson::dom::array added;
     if (l["list"].get_string().get(name) != simdjson::SUCCESS ||
+        l["version"].get_string().get(version) != simdjson::SUCCESS ||
         l["added"].get_array().get(added) != simdjson::SUCCESS) {
-      return Corrupt("a list without its name or added names");
+      return Corrupt("a list without its name, version or added names");
     }
     list.list = std::string(name);
+    list.version = std::string(version);
     for (simdjson::dom::element a : added) {
       std::string_view f[4];
       simdjson::dom::array fields;
@@ -116,7 +119,8 @@ void WriteRescreenStatusJson(const RescreenRun& run, JsonWriter& w) {
   WriteCommon(run, w);
   w.Key("lists").BeginArray();
   for (const RescreenList& l : run.lists) {
-    w.BeginObject().Key("list").String(l.list).Key("added_names").Uint(l.added.size());
+    w.BeginObject().Key("list").String(l.list).Key("version").String(l.version);
+    w.Key("added_names").Uint(l.added.size());
     w.EndObject();
   }
   w.EndArray().EndObject();

@@ -29,6 +29,9 @@ std::string_view RescreenStateName(RescreenState state);
 
 struct RescreenList {
   std::string list;
+  // The list's version: the publisher's, as imported (POST /v1/lists/import), else
+  // "policy-<version>" for a list a policy bundle changed.
+  std::string version;
   std::vector<Watchlist::Input> added;  // the names this run re-screens against
 };
 

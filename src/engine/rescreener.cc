@@ -124,6 +124,11 @@ void Rescreener::OnPolicyActivated(const Caller& caller, const ActivePolicy* pre
   const CompiledPolicy* before = previous != nullptr ? previous->compiled() : nullptr;
   const int64_t now = clock_.NowMicros();
   MutexLock lock(mu_);
+  std::pair<std::string, std::string> imported;
+  if (auto it = expected_.find(caller.tenant); it != expected_.end()) {
+    imported = std::move(it->second);
+    expected_.erase(it);
+  }
   auto slot = runs_.find(caller.tenant);
   const RescreenRun* owed =
       slot != runs_.end() && Unfinished(slot->second.run.state) ? &slot->second.run : nullptr;
@@ -139,7 +144,11 @@ void Rescreener::OnPolicyActivated(const Caller& caller, const ActivePolicy* pre
     std::vector<Watchlist::Input> added = unfinished != nullptr
                                               ? PendingDelta(unfinished->added, was, *watchlist)
                                               : AddedEntries(was, *watchlist);
-    if (!added.empty()) run.lists.push_back({std::string(name), std::move(added)});
+    if (added.empty()) continue;
+    std::string version = imported.first == name
+                              ? imported.second
+                              : "policy-" + std::string(now_in_force->ref().version);
+    run.lists.push_back({std::string(name), std::move(version), std::move(added)});
   }
   if (run.lists.empty() && owed == nullptr) return;
   run.policy_version = now_in_force->ref().version;
@@ -157,6 +166,17 @@ void Rescreener::OnPolicyActivated(const Caller& caller, const ActivePolicy* pre
     queue_.push_back(caller.tenant);
   }
   cv_.Signal();
+}
+
+void Rescreener::ExpectListVersion(const std::string& tenant, std::string list,
+                                   std::string version) {
+  MutexLock lock(mu_);
+  expected_[tenant] = {std::move(list), std::move(version)};
+}
+
+void Rescreener::ForgetListVersion(const std::string& tenant) {
+  MutexLock lock(mu_);
+  expected_.erase(tenant);
 }
 
 std::optional<RescreenRun> Rescreener::Last(std::string_view tenant) const {
@@ -202,7 +222,7 @@ void Rescreener::Execute(const std::string& tenant, RescreenRun run, uint64_t ge
     for (const RescreenHit& hit : ScreenAgainstAdded(*added, names, options_.min_score)) {
       if (Cancelled(tenant, generation)) break;
       ++run.hits;
-      Result<bool> opened = OpenHitCase(tenant, run, list.list, parties[hit.party],
+      Result<bool> opened = OpenHitCase(tenant, run, list, parties[hit.party],
                                         added->entries()[hit.entry], hit.score);
       if (!opened.ok()) {
         status = opened.status();
@@ -287,7 +307,7 @@ Status Rescreener::ReadParties(const std::string& tenant, uint64_t generation, R
 }
 
 Result<bool> Rescreener::OpenHitCase(const std::string& tenant, const RescreenRun& run,
-                                     std::string_view list, const Party& party,
+                                     const RescreenList& list, const Party& party,
                                      const WatchlistEntry& entry, double score) {
   VERDICT_ASSIGN_OR_RETURN(std::optional<journal::JournalRecord> record,
                            journal_.ReadRecord(party.seq));
@@ -295,7 +315,7 @@ Result<bool> Rescreener::OpenHitCase(const std::string& tenant, const RescreenRu
   const CanonicalFields f = ReadCanonical(record->canonical_input);
   const int64_t now = clock_.NowMicros();
   cases::Case c;
-  c.case_id = RescreenCaseId(tenant, list, entry, party.name);
+  c.case_id = RescreenCaseId(tenant, list.list, entry, party.name);
   c.tenant = tenant;
   c.decision_id = record->decision.decision_id.ToString();
   c.transaction_id = record->decision.transaction_id;
@@ -305,7 +325,7 @@ Result<bool> Rescreener::OpenHitCase(const std::string& tenant, const RescreenRu
   c.score = score;
   c.typologies = {std::string(kTypology)};
   c.reasons = {{std::string(kTypology),
-                RescreenReason(list, run.policy_version, party.role, party.name, entry, score)}};
+                RescreenReason(list.list, list.version, party.role, party.name, entry, score)}};
   c.sender_account = f.sender_account;
   c.receiver_account = f.receiver_account;
   c.amount = f.amount;
@@ -316,7 +336,8 @@ Result<bool> Rescreener::OpenHitCase(const std::string& tenant, const RescreenRu
   c.history.push_back({now, std::string(kRescreenPrincipal), "open", "review"});
   std::string details;
   JsonWriter w(details);
-  w.BeginObject().Key("run").String(run.run_id).Key("list").String(list);
+  w.BeginObject().Key("run").String(run.run_id).Key("list").String(list.list);
+  w.Key("list_version").String(list.version);
   w.Key("policy_version").String(run.policy_version).Key("activated_by").String(run.principal);
   w.Key("party").BeginObject().Key("name").String(party.name).Key("role").String(party.role);
   w.EndObject().Key("entry").BeginObject().Key("id").String(entry.id);

@@ -18,6 +18,7 @@
 #include <string>
 #include <string_view>
 #include <thread>
+#include <utility>
 
 #include "cases/case_store.h"
 #include "common/clock.h"
@@ -57,6 +58,11 @@ class Rescreener {
   // registry write.
   void OnPolicyActivated(const Caller& caller, const ActivePolicy* previous,
                          const ActivePolicy& next) EXCLUDES(mu_);
+  // The version of `list` the tenant's next activation brings (an import names it; a bundle
+  // does not): the run and its cases show it. Forget drops it when that activation fails.
+  void ExpectListVersion(const std::string& tenant, std::string list, std::string version)
+      EXCLUDES(mu_);
+  void ForgetListVersion(const std::string& tenant) EXCLUDES(mu_);
   // The tenant's last run, as it stands.
   std::optional<RescreenRun> Last(std::string_view tenant) const EXCLUDES(mu_);
 
@@ -76,8 +82,9 @@ class Rescreener {
   Status ReadParties(const std::string& tenant, uint64_t generation, RescreenRun& run,
                      std::vector<Party>& parties) EXCLUDES(mu_);
   // Opens the case of one hit; true when it opened (false: that hit has its case already).
-  Result<bool> OpenHitCase(const std::string& tenant, const RescreenRun& run, std::string_view list,
-                           const Party& party, const WatchlistEntry& entry, double score);
+  Result<bool> OpenHitCase(const std::string& tenant, const RescreenRun& run,
+                           const RescreenList& list, const Party& party,
+                           const WatchlistEntry& entry, double score);
   bool Cancelled(const std::string& tenant, uint64_t generation) const EXCLUDES(mu_);
   // Publishes `run` as the tenant's and stores it, unless a newer run has replaced it.
   void Save(const std::string& tenant, uint64_t generation, const RescreenRun& run) EXCLUDES(mu_);
@@ -94,6 +101,8 @@ class Rescreener {
   CondVar cv_;  // a tenant queued, or stopping
   std::map<std::string, Slot, std::less<>> runs_ GUARDED_BY(mu_);
   std::deque<std::string> queue_ GUARDED_BY(mu_);  // tenants whose run waits
+  // Tenant -> (list, version) of an import under way.
+  std::map<std::string, std::pair<std::string, std::string>, std::less<>> expected_ GUARDED_BY(mu_);
   bool stopping_ GUARDED_BY(mu_) = false;
   std::thread worker_;
 };
