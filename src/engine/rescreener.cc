@@ -159,6 +159,8 @@ void Rescreener::OnPolicyActivated(const Caller& caller, const ActivePolicy* pre
   // Names an unfinished run owed are screened over its window too.
   if (owed != nullptr) run.since_us = std::min(run.since_us, owed->since_us);
   Slot& s = runs_[caller.tenant];
+  // Two activations within one microsecond still make two runs.
+  if (s.run.run_id == run.run_id) run.run_id += "." + std::to_string(s.generation + 1);
   ++s.generation;
   s.run = std::move(run);
   Persist(caller.tenant, s.run);
