@@ -145,6 +145,13 @@ class RescreenTest(unittest.TestCase):
         self.assertIn("sender 'PETROV, Ivan' matches 'Ivan Petrov'", message)
         self.assertIn("(alias alias of 'Ivan Petrovich Sidorov') [NK-1]", message)
         self.assertIn("@sanctions version 2026-12-07:", message)
+        # Its printable narrative, like any case's (its reasons table shows the decision's own
+        # reasons, not yet the re-screen hit: the typology row names it).
+        status, _, html = self.engine.request(
+            "GET", "/v1/cases/%s/report?format=html" % case["case_id"],
+            headers=self.auth(self.acme))
+        self.assertEqual(status, 200, html)
+        self.assertIn("<td>" + RESCREEN + "</td>", html.decode())
         # The other tenant's Ivan Petrov is not this tenant's to re-screen.
         self.assertEqual(self.rescreen_cases(self.other), [])
 
