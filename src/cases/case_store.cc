@@ -129,6 +129,28 @@ Status CaseStore::OpenFromSeq(uint64_t seq) {
   return Store(*c, /*sync=*/false);
 }
 
+Result<bool> CaseStore::OpenCase(const Case& c, std::string_view principal, std::string_view action,
+                                 std::string_view details_json) {
+  if (action.rfind("cases.", 0) != 0) {
+    return InvalidArgument("a case's admin action must start with 'cases.'", "action");
+  }
+  MutexLock write(write_mu_);
+  {
+    ReaderLock lock(mu_);
+    if (index_.Find(c.tenant, c.case_id) != nullptr) return false;
+  }
+  journal::AdminEvent event;
+  event.tenant = c.tenant;
+  event.principal = std::string(principal);
+  event.action = std::string(action);
+  event.object = c.case_id;
+  event.details_json = WithCaseDigest(details_json, CaseToJson(c));
+  // On record first: a case no decision vouches for is trusted at load only through its event.
+  VERDICT_RETURN_IF_ERROR(journal_.RecordAdminEvent(event));
+  VERDICT_RETURN_IF_ERROR(Store(c));
+  return true;
+}
+
 void CaseStore::FeedLoop() {
   std::vector<uint64_t> seqs;
   FeedProgress progress;

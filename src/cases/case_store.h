@@ -77,6 +77,13 @@ class CaseStore {
                        std::string_view principal, Disposition disposition, std::string_view note)
       EXCLUDES(write_mu_);
 
+  // Opens a case no decision record opens by itself (a re-screen's hit on an earlier decision,
+  // engine/rescreen.h): journaled as `action` (a "cases." action, so the load checks the stored
+  // case against it; object the case id; `details_json` an object, the case's digest added),
+  // then stored, synced. False, and nothing journaled, when a case with its id is stored
+  // already: the same hit never opens two cases.
+  Result<bool> OpenCase(const Case& c, std::string_view principal, std::string_view action,
+                        std::string_view details_json) EXCLUDES(write_mu_);
   // Opens the case of journal record `seq` if it opens one and is not yet stored (what the
   // feed thread does; public for tests and catch-up).
   Status OpenFromSeq(uint64_t seq) EXCLUDES(write_mu_);

@@ -83,6 +83,48 @@ TEST(CaseStoreTest, CatchesUpOnRecordsItMissedAndReloads) {
   EXPECT_EQ(page->cases[0].assignee, "alice");
 }
 
+TEST(CaseStoreTest, ACaseOpenedOutsideTheFeedOpensOnceAndSurvivesAReload) {
+  TempDir dir;
+  auto j = OpenJournal(dir);
+  Append(*j, 1, 3, nullptr);
+  Case c;
+  c.case_id = "rescreen-0123456789abcdef0123456789abcdef";
+  c.tenant = "bank-a";
+  c.outcome = "review";
+  c.journal_seq = 1;
+  c.typologies = {"SANCTIONS_RESCREEN"};
+  c.reasons = {{"SANCTIONS_RESCREEN", "@sanctions version 2: sender 'X' matches 'X' [1]"}};
+  c.history.push_back({1, "verdict-rescreen", "open", "review"});
+  {
+    auto store = CaseStore::Open(*j, std::make_shared<CaseFeed>(), SystemClock::Instance());
+    ASSERT_TRUE(store.ok());
+    const size_t before = (*store)->size();
+    auto opened = (*store)->OpenCase(c, "verdict-rescreen", "cases.open_rescreen", "{}");
+    ASSERT_TRUE(opened.ok()) << opened.status().message();
+    EXPECT_TRUE(*opened);
+    auto again = (*store)->OpenCase(c, "verdict-rescreen", "cases.open_rescreen", "{}");
+    ASSERT_TRUE(again.ok());
+    EXPECT_FALSE(*again);
+    EXPECT_EQ((*store)->size(), before + 1);
+    auto refused = (*store)->OpenCase(c, "verdict-rescreen", "rescreen.open", "{}");
+    EXPECT_EQ(refused.status().code(), StatusCode::kInvalidArgument);
+    auto events = j->ListAdminEvents("bank-a", 10);
+    ASSERT_TRUE(events.ok());
+    ASSERT_EQ(events->size(), 1u);  // the second opening journaled nothing
+    EXPECT_EQ((*events)[0].admin.action, "cases.open_rescreen");
+  }
+  // The load checks the stored case against its journaled opening, and a restart does not
+  // open it again.
+  auto store = CaseStore::Open(*j, std::make_shared<CaseFeed>(), SystemClock::Instance());
+  ASSERT_TRUE(store.ok()) << store.status().message();
+  auto got = (*store)->Get("bank-a", c.case_id);
+  ASSERT_TRUE(got.ok());
+  EXPECT_EQ(got->reasons.size(), 1u);
+  auto again = (*store)->OpenCase(c, "verdict-rescreen", "cases.open_rescreen", "{}");
+  ASSERT_TRUE(again.ok());
+  EXPECT_FALSE(*again);
+}
+
 TEST(CaseStoreTest, EveryChangeIsJournaledWithItsPrincipal) {
   TempDir dir;
   auto j = OpenJournal(dir);

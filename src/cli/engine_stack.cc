@@ -80,7 +80,7 @@ Result<std::unique_ptr<EngineStack>> BuildEngineStack(const EngineStackFlags& fl
   RegisterEngineRoutes(e, metrics, stack->router);
   RegisterLifecycleRoutes(e, stack->router);
   RegisterDriftRoutes(e, stack->router);
-  RegisterListRoutes(e, stack->router);
+  VERDICT_RETURN_IF_ERROR(RegisterListRoutes(e, metrics, stack->router));
   RegisterCaseRoutes(e.cases(), e.journal(), &e.tenant_models(), stack->router);
   RegisterNetworkRoutes(e.journal(), SystemClock::Instance(), stack->router);
   stack->report_worker = std::make_unique<ReportWorker>(kMaxQueuedReports);

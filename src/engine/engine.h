@@ -103,6 +103,18 @@ class Engine {
   Status ActivatePolicy(const Caller& caller, std::string_view bundle_json,
                         std::shared_ptr<const CompiledPolicy> compiled) EXCLUDES(policy_write_mu_);
 
+  // Told of every activation of a tenant's own policy once it is in force: the caller, the
+  // policy it replaced (the tenant's former one or the deployment's) and the new one. Runs
+  // under the activation lock, so that activations reach it in the order they took effect: it
+  // must be quick and must not activate. Set before serving; null: none.
+  using PolicyActivatedHook =
+      std::function<void(const Caller& caller, std::shared_ptr<const ActivePolicy> previous,
+                         std::shared_ptr<const ActivePolicy> next)>;
+  void SetPolicyActivatedHook(PolicyActivatedHook hook) EXCLUDES(policy_write_mu_) {
+    MutexLock lock(policy_write_mu_);
+    on_policy_activated_ = std::move(hook);
+  }
+
   // Models of the deployment (the configured model; what tenants without models of their own
   // use): registry, the active set (primary, shadow or canary) and the rollout.
   lifecycle::ModelLifecycle& models() { return *models_; }
@@ -213,6 +225,7 @@ class Engine {
   // policy of a tenant then always agree (never on the decision path). Guards no member of its
   // own: policies_ is published atomically for readers.
   Mutex policy_write_mu_;
+  PolicyActivatedHook on_policy_activated_ GUARDED_BY(policy_write_mu_);
   lifecycle::LifecycleOptions lifecycle_options_;  // the deployment's; tenants' are derived
   std::unique_ptr<CircuitBreaker> breaker_;
   // Held while the breaker's gauges are set, so that two scrapes at once do not mix their

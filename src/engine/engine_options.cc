@@ -395,6 +395,13 @@ Status ReadDrift(TableReader& r, EngineOptions* o) {
   return r.RejectUnknown();
 }
 
+Status ReadScreening(TableReader& r, EngineOptions* o) {
+  VERDICT_RETURN_IF_ERROR(r.Integer("rescreen_days", &o->screening.rescreen_days, 0, 3650));
+  VERDICT_RETURN_IF_ERROR(
+      r.Double("rescreen_min_score", &o->screening.rescreen_min_score, 0.70, 1));
+  return r.RejectUnknown();
+}
+
 // [tracing] (docs/tracing.md): the endpoint's form is checked here, at start-up.
 Status ReadTracing(TableReader& r, EngineOptions* o) {
   tracing::TracingOptions& t = o->tracing;
@@ -562,11 +569,11 @@ Result<EngineOptions> ParseEngineOptions(std::string_view toml_text, std::string
     const char* name;
     Status (*read)(TableReader&, EngineOptions*);
   };
-  static constexpr Section kSections[] = {{"server", ReadServer}, {"engine", ReadEngine},
-                                          {"sched", ReadSched},   {"model", ReadModel},
-                                          {"rules", ReadRules},   {"journal", ReadJournal},
-                                          {"policy", ReadPolicy}, {"lifecycle", ReadLifecycle},
-                                          {"drift", ReadDrift},   {"tracing", ReadTracing}};
+  static constexpr Section kSections[] = {
+      {"server", ReadServer},   {"engine", ReadEngine},       {"sched", ReadSched},
+      {"model", ReadModel},     {"rules", ReadRules},         {"journal", ReadJournal},
+      {"policy", ReadPolicy},   {"lifecycle", ReadLifecycle}, {"drift", ReadDrift},
+      {"tracing", ReadTracing}, {"screening", ReadScreening}};
   if (const toml::table* cluster = root["cluster"].as_table()) {
     options.cluster.enabled = true;
     TableReader reader(cluster, "cluster.");

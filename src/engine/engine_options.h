@@ -51,6 +51,13 @@ struct JournalSettings {
   bool open_damaged = false;
 };
 
+// [screening]: continuous screening (docs/policy.md): a new version of a `names` list
+// re-screens the parties of the tenant's decisions of the last rescreen_days days.
+struct ScreeningSettings {
+  int64_t rescreen_days = 30;        // 0: no re-screening
+  double rescreen_min_score = 0.85;  // a party's best match in the added names, at least this
+};
+
 // [lifecycle]: staged rollout and its automatic rollback (docs/lifecycle.md).
 struct LifecycleSettings {
   // stages, stage_dwell_s, max_outcome_divergence, candidate_p99_budget_us (0 here: the
@@ -119,6 +126,7 @@ struct EngineOptions {
   // [[webhooks]]: outbound endpoints for decision, case, drift and model events
   // (docs/webhooks.md); secret_file is read while parsing.
   std::vector<webhooks::EndpointOptions> webhooks;
+  ScreeningSettings screening;
   // [tracing]: W3C trace context and OTLP/HTTP span export (docs/tracing.md).
   tracing::TracingOptions tracing;
   // [reports]: the reporting entity of suspicious transaction reports, per tenant where tenants

@@ -1,12 +1,14 @@
 #include "engine/list_routes.h"
 
 #include <memory>
+#include <optional>
 #include <utility>
 
 #include "api/error_response.h"
 #include "common/json_writer.h"
 #include "common/mutex.h"
 #include "common/sha256.h"
+#include "engine/rescreener.h"
 #include "features/feature_vector.h"
 #include "journal/admin_event.h"
 #include "policy/list_import.h"
@@ -40,7 +42,57 @@ std::string ImportDetails(const ListImport& import, const BundleInfo& info) {
 
 }  // namespace
 
-void RegisterListRoutes(Engine& engine, Router& router) {
+Status RegisterListRoutes(Engine& engine, MetricsRegistry& metrics, Router& router) {
+  Rescreener::Options rescreen;
+  rescreen.days = engine.options().screening.rescreen_days;
+  rescreen.min_score = engine.options().screening.rescreen_min_score;
+  VERDICT_ASSIGN_OR_RETURN(
+      std::unique_ptr<Rescreener> started,
+      Rescreener::Start(engine.journal(), engine.cases(), engine.clock(), metrics, rescreen));
+  // Owned by the routes (so it stops with the router, before the engine); the engine's hook
+  // holds it weakly.
+  std::shared_ptr<Rescreener> rescreener = std::move(started);
+  engine.SetPolicyActivatedHook(
+      [weak = std::weak_ptr<Rescreener>(rescreener)](const Caller& caller,
+                                                     std::shared_ptr<const ActivePolicy> previous,
+                                                     std::shared_ptr<const ActivePolicy> next) {
+        if (auto r = weak.lock()) r->OnPolicyActivated(caller, previous.get(), *next);
+      });
+  RouteOptions read;
+  read.role = Role::kAnalyst | Role::kAdmin | Role::kAuditor;
+  router.Add(
+      "GET", "/v1/lists",
+      [&engine, rescreener](HttpRequest&& request, Responder respond) {
+        if (!request.query.empty()) {
+          return respond(
+              ErrorResponse(InvalidArgument("GET /v1/lists takes no query parameters", "query")));
+        }
+        const std::string& tenant = request.auth.tenant;
+        auto active = engine.PolicyFor(tenant);
+        HttpResponse response;
+        JsonWriter w(response.body);
+        w.BeginObject().Key("tenant").String(tenant);
+        w.Key("policy").BeginObject().Key("version").String(active->ref().version);
+        w.Key("sha256").String(active->ref().sha256);
+        w.Key("scope").String(active != engine.policy() ? "tenant" : "deployment").EndObject();
+        w.Key("lists").BeginArray();
+        if (const CompiledPolicy* compiled = active->compiled()) {
+          for (const ListSummary& l : compiled->info().lists) {
+            w.BeginObject().Key("name").String(l.name).Key("kind").String(l.kind);
+            w.Key("entries").Uint(l.entries).EndObject();
+          }
+        }
+        w.EndArray().Key("rescreen");
+        if (std::optional<RescreenRun> run = rescreener->Last(tenant)) {
+          WriteRescreenStatusJson(*run, w);
+        } else {
+          w.Null();
+        }
+        w.EndObject();
+        respond(std::move(response));
+      },
+      read);
+
   // One import at a time: each reads the tenant's stored bundle and writes it back with one
   // list replaced, and two at once would lose the first one's list. (A policy ingest at the
   // same moment as an import can still be overwritten by it: docs/policy.md says so.)
@@ -50,7 +102,7 @@ void RegisterListRoutes(Engine& engine, Router& router) {
   admin.role = Role::kAdmin;
   router.Add(
       "POST", "/v1/lists/import",
-      [&engine, imports_mu](HttpRequest&& request, Responder respond) {
+      [&engine, imports_mu, rescreener](HttpRequest&& request, Responder respond) {
         MutexLock lock(*imports_mu);
         Result<ListImport> import = ParseListImportJson(request.body);
         if (!import.ok()) return respond(ErrorResponse(import.status()));
@@ -86,7 +138,9 @@ void RegisterListRoutes(Engine& engine, Router& router) {
             journal::AdminEvent{caller.tenant, caller.principal, "lists.import", import->list,
                                 ImportDetails(*import, (*compiled)->info())});
         if (!recorded.ok()) return respond(ErrorResponse(recorded));
+        rescreener->ExpectListVersion(caller.tenant, import->list, import->version);
         Status activated = engine.ActivatePolicy(caller, BundleJson(*next), *compiled);
+        rescreener->ForgetListVersion(caller.tenant);
         if (!activated.ok()) return respond(ErrorResponse(activated));
         HttpResponse response;
         JsonWriter w(response.body);
@@ -97,6 +151,7 @@ void RegisterListRoutes(Engine& engine, Router& router) {
         respond(std::move(response));
       },
       admin);
+  return Status::Ok();
 }
 
 }  // namespace verdict

@@ -114,7 +114,10 @@ Status Engine::ActivatePolicy(const Caller& caller, std::string_view bundle_json
     RecordActivationUndone(caller);
     return stored;
   }
-  policies_.Set(caller.tenant, std::make_shared<const ActivePolicy>(std::move(compiled)));
+  std::shared_ptr<const ActivePolicy> previous = policies_.For(caller.tenant);
+  auto next = std::make_shared<const ActivePolicy>(std::move(compiled));
+  policies_.Set(caller.tenant, next);
+  if (on_policy_activated_) on_policy_activated_(caller, std::move(previous), std::move(next));
   spdlog::info("policy {} ({}) activated for tenant {} by {}", ref.version,
                ref.sha256.substr(0, 12), caller.tenant, caller.principal);
   return Status::Ok();

@@ -422,4 +422,13 @@ PolicyResult CompiledPolicy::Evaluate(const Transaction& txn, const FeatureView&
   return result;
 }
 
+std::vector<std::pair<std::string_view, const Watchlist*>> CompiledPolicy::NameLists() const {
+  std::vector<std::pair<std::string_view, const Watchlist*>> out;
+  for (const CompiledList& list : program_.lists) {
+    if (list.kind == ListKind::kNames && list.watchlist)
+      out.emplace_back(list.name, list.watchlist.get());
+  }
+  return out;
+}
+
 }  // namespace verdict

@@ -8,6 +8,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/decision.h"
@@ -84,6 +85,9 @@ class CompiledPolicy {
   const BundleInfo& info() const { return info_; }
   size_t rule_count() const { return program_.rules.size(); }
   std::string_view rule_id(size_t i) const { return program_.rules[i].id; }
+  // The policy's `names` lists (name, index), in policy order: what continuous screening
+  // compares between two versions (policy/list_rescreen.h).
+  std::vector<std::pair<std::string_view, const Watchlist*>> NameLists() const;
 
  private:
   explicit CompiledPolicy(PolicyProgram program, BundleInfo info)

@@ -5,7 +5,8 @@
 // open queue, journaled as an admin event, invisible to the second tenant's analyst; the queue in
 // triage order (block before review, then risk), who is signed in, keyboard selection and bulk
 // assignment, the "my cases" filter, and the account's network view with its cycle and a
-// counterparty's own network. Screenshots of the queue, a case, the network (each at 1440x900
+// counterparty's own network; the case reports downloaded from the case view (the narrative of
+// a closed case, goAML XML of an escalated one, goAML refused for one not escalated). Screenshots of the queue, a case, the network (each at 1440x900
 // and 1280x720) and the live page go to $VERDICT_E2E_OUT.
 import { execFileSync, spawn } from "node:child_process";
 import { createRequire } from "node:module";
@@ -42,13 +43,44 @@ function createKey(tenant, ...roles) {
   return JSON.parse(execFileSync(BIN, args, { encoding: "utf8" }));
 }
 
+// The shipped configuration with a reporting entity, so that an escalated case has a goAML
+// report: written elsewhere, its relative paths made absolute (they are relative to config/).
+function configWithReports() {
+  const configDir = path.join(root, "config");
+  const text = fs
+    .readFileSync(path.join(configDir, "verdict.toml"), "utf8")
+    .replace(/^(path|data_dir) = "([^/"][^"]*)"$/gm, (_, key, rel) => `${key} = "${path.join(configDir, rel)}"`);
+  const file = path.join(tmp, "verdict.toml");
+  fs.writeFileSync(
+    file,
+    text +
+      `
+[reports]
+rentity_id = 1234
+rentity_branch = "Head office"
+institution_name = "Example Bank"
+institution_swift = "BANKUS33"
+currency_code_local = "USD"
+funds_code = "K"
+default_transmode_code = "E"
+default_indicator = "OTHER"
+[reports.reporting_person]
+first_name = "Maria"
+last_name = "Lopez"
+email = "mlro@example.com"
+occupation = "MLRO"
+`,
+  );
+  return file;
+}
+
 async function startEngine() {
   const portFile = path.join(tmp, "port");
   fs.rmSync(portFile, { force: true });
   const log = fs.openSync(path.join(tmp, "verdict.log"), "a");
   const proc = spawn(
     BIN,
-    ["serve", "--config", "config/verdict.toml", "--listen", "127.0.0.1:0", "--data-dir", dataDir,
+    ["serve", "--config", configWithReports(), "--listen", "127.0.0.1:0", "--data-dir", dataDir,
      "--port-file", portFile, "--console-dir", CONSOLE_DIR],
     { stdio: ["ignore", log, log] },
   );
@@ -119,8 +151,11 @@ async function main() {
     await decide(txn({ receiver: { account: "ACC-BLOCKED-1", country: "GB" } }));
     // Payments into a high-risk jurisdiction: the demo policy reviews them whatever the model says.
     const highRisk = { account: "ACC-E2E-IR", bank: "BANKIR22", country: "IR", name: "Acme Ltd" };
-    await decide(txn({ amount: "15000.00", sender: { account: "ACC-E2E-OTHER", country: "US" },
-                       receiver: highRisk }));
+    // (goAML names both institutions: the sender's bank too.)
+    const toEscalate = await decide(txn({ amount: "15000.00",
+                                          sender: { account: "ACC-E2E-OTHER", bank: "BANKUS33", country: "US", name: "Dana Miller" },
+                                          receiver: highRisk }));
+    assert.notEqual(toEscalate.outcome, "allow", JSON.stringify(toEscalate));
     // The case to work: a review the model scored (so it has contributions). A decision that
     // took the fallback path under load has none; then try another transaction.
     // (A slow build, e.g. under ASan, may open the model's circuit breaker for a second.)
@@ -306,6 +341,61 @@ async function main() {
     assert.match(await page.locator("#history").innerText(), /dispose false_positive/);
     assert.equal(await page.locator("#disposition-note").innerText(), "Known supplier payment.");
     assert.match(await page.locator("#comments").innerText(), /relationship manager/);
+
+    step("report download from the case view");
+    // A closed case that was not escalated: the printable narrative, not an STR.
+    const [narrative] = await Promise.all([
+      page.waitForEvent("download"),
+      page.click('a.report-link[data-format="html"]'),
+    ]);
+    assert.equal(narrative.suggestedFilename(), `case-${target.transaction_id}.html`);
+    const narrativeText = fs.readFileSync(await narrative.path(), "utf8");
+    assert.match(narrativeText, /Case narrative/);
+    assert.match(narrativeText, /Not a suspicious transaction report/);
+    assert.ok(narrativeText.includes(target.transaction_id), "the narrative names the transaction");
+    // goAML exists only for an escalated case: the console says why it got none.
+    await page.click('a.report-link[data-format="goaml"]');
+    await page.waitForFunction(() => /Cannot download the report: HTTP 409/.test(document.querySelector("#toast")?.textContent || ""));
+    // The browser logs the refused fetch as an error: expected here, so it is not one of the
+    // page's errors checked at the end.
+    const refusal = (e) => /status of 409/.test(e);
+    for (let k = 0; k < 100 && !consoleErrors.some(refusal); k++) await new Promise((r) => setTimeout(r, 50));
+    assert.ok(consoleErrors.some(refusal), JSON.stringify(consoleErrors));
+    consoleErrors.splice(consoleErrors.findIndex(refusal), 1);
+    // Escalate another case through the API, then file its goAML XML from its case view.
+    const act = async (action, body) => {
+      const r = await fetch(`${base}/v1/cases/${toEscalate.decision_id}:${action}`, {
+        method: "POST",
+        headers: { Authorization: "Bearer " + supervisor.key, "Content-Type": "application/json" },
+        body: JSON.stringify(body),
+      });
+      assert.equal(r.status, 200, await r.text());
+    };
+    await act("assign", {});
+    await act("dispose", { disposition: "escalated", note: "Structured payments into a high-risk jurisdiction." });
+    const direct = await fetch(`${base}/v1/cases/${toEscalate.decision_id}/report?format=goaml`, {
+      headers: { Authorization: "Bearer " + supervisor.key },
+    });
+    assert.equal(direct.status, 200, await direct.text());
+    await page.goto(base + `/console/#/case/${toEscalate.decision_id}`);
+    await page.waitForSelector('a.report-link[data-format="goaml"]');
+    const [goaml] = await Promise.all([
+      page.waitForEvent("download"),
+      page.click('a.report-link[data-format="goaml"]'),
+    ]);
+    assert.equal(goaml.suggestedFilename(), `case-${toEscalate.transaction_id}.xml`);
+    const xml = fs.readFileSync(await goaml.path(), "utf8");
+    assert.match(xml, /^<\?xml/);
+    assert.match(xml, /<report[\s>]/);
+    assert.match(xml, /<rentity_id>1234<\/rentity_id>/);
+    assert.ok(xml.includes(toEscalate.transaction_id), "the STR names the transaction");
+    const [str] = await Promise.all([
+      page.waitForEvent("download"),
+      page.click('a.report-link[data-format="html"]'),
+    ]);
+    assert.match(fs.readFileSync(await str.path(), "utf8"), /Suspicious transaction report/);
+    await page.goBack();
+    await page.waitForSelector("#case-status");
 
     step("the account's network");
     await page.click("#network-link");
